@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "haptics",
+    products: [
+        .executable(name: "haptics", targets: ["haptics"]),
+        .library(name: "Haptics", targets: ["Haptics"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // Layer 1: the pattern model and the AHAP format. No I/O beyond reading files.
+        .target(name: "HapticsCore"),
+        // Layer 2: synthesis — profiles, voices, mixer, rumble mapping, WAV.
+        .target(name: "HapticsRender", dependencies: ["HapticsCore"]),
+        // Layer 2': the preset library, embedded from Patterns/ at build time.
+        .target(
+            name: "HapticsPresets",
+            dependencies: ["HapticsCore"],
+            plugins: ["EmbedPatterns"]
+        ),
+        // Layer 3: real time — engine, players, scheduler, ALSA and evdev sinks.
+        .target(name: "HapticsPlayback", dependencies: ["HapticsRender", "CALSA", "CLinuxInput"]),
+        // libasound, plus a C shim for what Swift cannot call (variadic error handler).
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        // <linux/input.h> ioctls, whose request numbers are function-like macros.
+        .target(name: "CLinuxInput"),
+        // The umbrella library apps import.
+        .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback"]),
+        .executableTarget(
+            name: "haptics",
+            dependencies: ["Haptics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.
+        .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),
+        .plugin(name: "EmbedPatterns", capability: .buildTool(), dependencies: ["embed-patterns"]),
+
+        .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender"], path: "Benchmarks/RenderBenchmark"),
+        .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
+
+        .testTarget(
+            name: "HapticsCoreTests",
+            dependencies: ["HapticsCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender"]),
+        .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender"]),
+        .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets"]),
+        .testTarget(name: "hapticsCLITests", dependencies: ["haptics"]),
+    ]
+)

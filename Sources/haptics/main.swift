@@ -1,0 +1,2 @@
+import Haptics
+print("haptics placeholder")
