@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Haptics
+
+/// The PATTERN argument shared by play, render, export and show, with the preset options.
+struct PatternInput: ParsableArguments {
+    @Argument(help: ArgumentHelp(
+        "A preset name (see `haptics list`), an .ahap/.json file, or - for standard input.",
+        valueName: "pattern"))
+    var pattern: String
+
+    @OptionGroup(title: "Preset options")
+    var preset: PresetOptions
+
+    /// Loads the pattern: a file if one exists at the path (or the name looks like one), `-`
+    /// for standard input, otherwise a preset.
+    func load(mode: ValidationMode = .lenient) throws -> LoadedPattern {
+        if pattern == "-" {
+            let data = try readStandardInput()
+            return try decode(data, source: "-", baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), mode: mode)
+        }
+        let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
+        if looksLikeFile || FileManager.default.fileExists(atPath: pattern) {
+            let url = URL(fileURLWithPath: pattern)
+            do {
+                let document = try AHAPDecoder(mode: mode).decode(contentsOf: url)
+                return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: pattern, baseDirectory: url.deletingLastPathComponent())
+            } catch {
+                throw CLIError.invalidInput(error.description)
+            }
+        }
+        guard let resolved = try preset.resolve(name: pattern) else {
+            throw CLIError.invalidInput("\(pattern): no such file or preset (see `haptics list`)")
+        }
+        return LoadedPattern(pattern: resolved, diagnostics: [], name: pattern, baseDirectory: nil)
+    }
+
+    private func decode(_ data: Data, source: String, baseDirectory: URL?, mode: ValidationMode) throws -> LoadedPattern {
+        do {
+            let document = try AHAPDecoder(mode: mode).decode(data, source: source, baseDirectory: baseDirectory)
+            return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: source, baseDirectory: baseDirectory)
+        } catch {
+            throw CLIError.invalidInput(error.description)
+        }
+    }
+}
+
+/// A pattern ready to use, with where it came from and what the decoder had to say.
+struct LoadedPattern {
+    var pattern: HapticPattern
+    var diagnostics: [AHAPDiagnostic]
+    /// The file path, `-`, or the preset name.
+    var name: String
+    /// The folder sound files resolve against, when the pattern came from a file.
+    var baseDirectory: URL?
+}
+
+/// Reads all of standard input, refusing more than the decoder would accept anyway.
+func readStandardInput(limit: Int = 64 << 20) throws -> Data {
+    var data = Data()
+    while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+        data.append(chunk)
+        if data.count > limit {
+            throw CLIError.invalidInput("-: input is larger than \(limit >> 20) MiB")
+        }
+    }
+    return data
+}

@@ -1,2 +1,0 @@
-import Haptics
-print("haptics placeholder")
