@@ -4,6 +4,8 @@ package struct OutputStage: Sendable {
     package let channelCount: Int
     /// For each output channel, whether it carries the haptic signal.
     private let carries: [Bool]
+    /// The common case, one channel carrying haptics, takes a loop without per-channel tests.
+    private let isMono: Bool
     package var gain: Float
     /// Samples (of the mono signal) that exceeded ±1 and were clipped.
     package private(set) var clippedSamples = 0
@@ -16,6 +18,7 @@ package struct OutputStage: Sendable {
         channelCount = profile.channelCount
         carries = (0..<profile.channelCount).map { profile.hapticChannels.contains($0) }
         self.gain = Float(profile.gain * gain)
+        isMono = profile.channelCount == 1 && profile.hapticChannels == [0]
     }
 
     /// Writes `frames` mono samples as interleaved frames.
@@ -28,8 +31,12 @@ package struct OutputStage: Sendable {
             if x > 1 { x = 1; clipped += 1 } else if x < -1 { x = -1; clipped += 1 }
             peak = max(peak, abs(x))
             squares += Double(x * x)
-            let base = i * channelCount
-            for c in 0..<channelCount { output[base + c] = carries[c] ? x : 0 }
+            if isMono {
+                output[i] = x
+            } else {
+                let base = i * channelCount
+                for c in 0..<channelCount { output[base + c] = carries[c] ? x : 0 }
+            }
         }
         self.peak = peak
         sumOfSquares += squares
@@ -46,6 +53,7 @@ package struct OutputStage: Sendable {
 /// half away from zero.
 @inline(__always)
 public func int16Sample(_ x: Float) -> Int16 {
-    let clipped = min(max(x, -1), 1)
-    return Int16((clipped * 32767).rounded(.toNearestOrAwayFromZero))
+    let scaled = min(max(x, -1), 1) * 32767
+    // Truncating after adding ±½ is rounding half away from zero, without a libm call.
+    return Int16(scaled + (scaled >= 0 ? 0.5 : -0.5))
 }

@@ -32,7 +32,7 @@ package final class PatternSynth {
     package var voiceCapacity: Int { voices.count }
 
     /// Control changes sent while playing.
-    package var runtimeControls = RuntimeControls()
+    package let runtimeControls = RuntimeControls()
 
     /// Samples per control tick (about 1 ms): the grid on which continuous voices update
     /// amplitude and frequency, ramping linearly in between so no change clicks.

@@ -5,7 +5,7 @@ import HapticsCore
 ///
 /// Each control holds the last few elements sent; when full, the earliest-starting one is
 /// dropped, which is the one the newer elements are most likely to have superseded.
-package struct RuntimeControls: Sendable {
+package final class RuntimeControls {
     /// The most points a runtime curve keeps (Core Haptics' limit).
     package static let maximumPoints = 16
     /// Elements kept per control.
@@ -54,19 +54,32 @@ package struct RuntimeControls: Sendable {
         }
     }
 
-    private var elements = InlineArray<40, Element>(repeating: Element(step: 0, at: 0))
-    private var used = InlineArray<5, Int>(repeating: 0)
+    /// `slots` elements per control, in one preallocated block: a struct holding them inline
+    /// would be copied on every read, and reads happen every control tick.
+    private let elements: UnsafeMutablePointer<Element>
+    private let used: UnsafeMutablePointer<Int>
     private var nextSequence = 1
 
-    package init() {}
+    package init() {
+        let count = HapticControl.allCases.count
+        elements = .allocate(capacity: count * Self.slots)
+        elements.initialize(repeating: Element(step: 0, at: 0), count: count * Self.slots)
+        used = .allocate(capacity: count)
+        used.initialize(repeating: 0, count: count)
+    }
+
+    deinit {
+        elements.deallocate()
+        used.deallocate()
+    }
 
     /// Forgets every element (a player restarting).
-    package mutating func removeAll() {
-        for c in 0..<5 { used[c] = 0 }
+    package func removeAll() {
+        for c in 0..<HapticControl.allCases.count { used[c] = 0 }
     }
 
     /// Adds an element for a control.
-    package mutating func add(_ element: Element, to control: HapticControl) {
+    package func add(_ element: Element, to control: HapticControl) {
         guard element.count > 0 else { return }
         var element = element
         element.sequence = nextSequence

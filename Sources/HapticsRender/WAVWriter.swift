@@ -59,17 +59,19 @@ public final class WAVWriter {
 
     /// Appends interleaved frames.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(WAVError) {
-        switch format {
-        case .s16:
-            for x in samples {
-                let v = UInt16(bitPattern: int16Sample(x))
-                bytes.append(UInt8(v & 0xFF)); bytes.append(UInt8(v >> 8))
-            }
-        case .f32:
-            for x in samples {
-                let v = x.bitPattern
-                bytes.append(UInt8(v & 0xFF)); bytes.append(UInt8((v >> 8) & 0xFF))
-                bytes.append(UInt8((v >> 16) & 0xFF)); bytes.append(UInt8(v >> 24))
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: samples.count * format.bytesPerSample))
+        bytes.withUnsafeMutableBytes { raw in
+            let out = raw.baseAddress! + start
+            switch format {
+            case .s16:
+                for (i, x) in samples.enumerated() {
+                    out.storeBytes(of: int16Sample(x).littleEndian, toByteOffset: 2 * i, as: Int16.self)
+                }
+            case .f32:
+                for (i, x) in samples.enumerated() {
+                    out.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+                }
             }
         }
         framesWritten += samples.count / channelCount
