@@ -13,7 +13,8 @@ import Synchronization
 ///   effect in place) and, if it is not playing, write play (`EV_FF`, code = id, value 1);
 /// - both zero: write stop (value 0) instead of uploading zeros, so an idle pad costs nothing.
 ///
-/// ``stop()`` sets the motors to zero, erases the effect and closes the device.
+/// ``stop()`` sets the motors to zero, erases the effect, puts a gain it changed back to full
+/// scale and closes the device.
 ///
 /// Threading: ``setMotors(strong:weak:)`` from one thread at a time (the engine's control
 /// thread); ``stop()`` from any thread, concurrently with it. `stop()` marks the output
@@ -50,8 +51,9 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
     ///
     /// - Parameter gain: 0…1, applied with `FF_GAIN` when the device supports it (which also
     ///   resets a gain an earlier program left behind; `FF_GAIN` is device-wide and cannot be
-    ///   read back), else by scaling the levels. Out-of-range values are clamped, NaN counts
-    ///   as 0.
+    ///   read back; ``stop()`` puts it back to full scale), else by scaling the levels.
+    ///   Out-of-range values are clamped, NaN counts as 0. Apply a user's gain either here or
+    ///   in the level mapping, not both.
     public init(device: some ForceFeedbackDevice, gain: Double = 1) throws(RumbleOutputError) {
         let path = device.path
         let capabilities: ForceFeedbackCapabilities
@@ -109,6 +111,8 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
     /// Whether the effect is playing (last levels non-zero, not stopped).
     public var isPlaying: Bool { playing.load(ordering: .acquiring) }
 
+    /// Sends the levels (see the type's description). After ``stop()`` it returns without
+    /// touching the device; a failure of the device is ``RumbleOutputError/deviceLost(device:reason:)``.
     public func setMotors(strong: UInt16, weak: UInt16) throws(RumbleOutputError) {
         callsInFlight.add(1, ordering: .sequentiallyConsistent)
         defer { callsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
@@ -138,6 +142,7 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
         lastWeak = weak
     }
 
+    /// Zero, stop, erase, restore the gain, close; see the type's description for threading.
     public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         waitForCallInFlight()
@@ -151,6 +156,11 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
             try? device.write(haptics_make_event(UInt16(EV_FF), UInt16(effectID), 0))
         }
         try? device.erase(effectID: effectID)
+        if let deviceGain, deviceGain != 0xFFFF {
+            // FF_GAIN outlives the descriptor and other programs (games) would inherit ours.
+            // It cannot be read back; full scale is the kernel's default and what they expect.
+            try? device.write(haptics_make_event(UInt16(EV_FF), UInt16(FF_GAIN), 0xFFFF))
+        }
         device.close()
     }
 

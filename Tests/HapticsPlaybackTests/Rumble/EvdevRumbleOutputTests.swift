@@ -83,6 +83,21 @@ struct EvdevRumbleOutputTests {
         #expect(device.calls.count == beforeStop + afterStop.count)
     }
 
+    @Test("stop() puts a gain it lowered back to full scale, after erasing and before closing")
+    func stopRestoresGain() throws {
+        let device = RecordingForceFeedbackDevice(firstID: 1)
+        let output = try EvdevRumbleOutput(device: device, gain: 0.25)
+        #expect(device.calls.contains(Expected.gain(0x4000)))
+        try output.setMotors(strong: 0xFFFF, weak: 0)
+        // The gain is the device's job: the levels go out unscaled.
+        #expect(device.uploads.last == .init(type: Int32(FF_RUMBLE), id: 1, replayLength: 0, strong: 0xFFFF, weak: 0))
+        let beforeStop = device.calls.count
+        output.stop()
+        #expect(Array(device.calls[beforeStop...]) == [
+            Expected.rumble(id: 1, strong: 0, weak: 0), Expected.stop(1), .erase(1), Expected.gain(0xFFFF), .close,
+        ])
+    }
+
     @Test("stop() while idle erases and closes without playing anything")
     func stopWhileIdle() throws {
         let device = RecordingForceFeedbackDevice(firstID: 4)
