@@ -127,7 +127,8 @@ struct JSONParser {
     }
 
     private static func messageForBareWord(_ word: String) -> String {
-        switch word.lowercased() {
+        let name = word.hasPrefix("-") ? String(word.dropFirst()) : word
+        switch name.lowercased() {
         case "nan":
             return "'\(word)' is not a number JSON allows; AHAP numbers must be finite"
         case "infinity", "inf":
