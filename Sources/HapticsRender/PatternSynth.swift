@@ -40,6 +40,11 @@ package final class PatternSynth {
     /// Frames over which a voice fades when cut (restart, seek, stop).
     let cutFrames: Int
 
+    /// Where a loop wraps when no loop end is set: the pattern's duration, or the end of its
+    /// last sound if that is later (a lone transient has duration 0 but lasts its burst), and
+    /// never less than a control tick, so a loop always moves forward.
+    package let naturalLoopEnd: Double
+
     /// Shortest transient, in seconds: 0 for actuators; 40 ms for rumble motors, which need
     /// that long to spin up.
     let minimumTransientLength: Double
@@ -51,6 +56,7 @@ package final class PatternSynth {
         self.profile = profile
         self.sampleRate = sampleRate
         tickFrames = max(1, Int((sampleRate / 1000).rounded()))
+        naturalLoopEnd = max(pattern.duration, pattern.soundingEnd(profile: profile), 0.001)
         cutFrames = max(1, Int((sampleRate * 0.002).rounded()))
         voices = .allocate(capacity: voiceCapacity)
         voices.initialize(repeating: Voice())

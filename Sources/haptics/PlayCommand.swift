@@ -21,6 +21,8 @@ struct PlayCommand: ParsableCommand {
           haptics play heartbeat.ahap --device plughw:CARD=Device,DEV=0 --profile lra
           haptics play rumble.ahap --device hw:CARD=Controller --profile dualsense --loop 3
           haptics play - < pattern.ahap
+          haptics play success --rumble
+          haptics play explosion.ahap --rumble /dev/input/event17
         """
     )
 
@@ -39,6 +41,11 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Playback speed: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
     var rate: Double = 1
 
+    @Option(help: ArgumentHelp(
+        "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
+        valueName: "device"))
+    var rumble: String?
+
     func validate() throws {
         guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
         guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
@@ -49,16 +56,25 @@ struct PlayCommand: ParsableCommand {
         let loaded = try input.load()
         let profile = try profileOptions.resolve()
         reportWarnings(loaded)
-        let configuration = HapticEngine.Configuration(
-            device: device ?? "default", profile: profile,
-            latency: .milliseconds(latencyMilliseconds), gain: profileOptions.gain)
-        let engine = HapticEngine(configuration: configuration)
-        do {
-            try engine.start()
-        } catch {
-            guard device == nil else { throw CLIError.deviceUnavailable(error.description) }
-            try renderInstead(loaded, profile: profile, because: error)
-            return
+        let engine: HapticEngine
+        if let rumble {
+            if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
+            let name: String? = rumble == OptionalValues.automatic ? nil : rumble
+            engine = HapticEngine(rumble: { () throws(RumbleOutputError) -> any RumbleOutput in try RumbleDevices.open(name, gain: 1) },
+                                  gain: profileOptions.gain)
+            do { try engine.start() } catch { throw CLIError.deviceUnavailable(error.description) }
+        } else {
+            let configuration = HapticEngine.Configuration(
+                device: device ?? "default", profile: profile,
+                latency: .milliseconds(latencyMilliseconds), gain: profileOptions.gain)
+            engine = HapticEngine(configuration: configuration)
+            do {
+                try engine.start()
+            } catch {
+                guard device == nil else { throw CLIError.deviceUnavailable(error.description) }
+                try renderInstead(loaded, profile: profile, because: error)
+                return
+            }
         }
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
         let done = DispatchSemaphore(value: 0)

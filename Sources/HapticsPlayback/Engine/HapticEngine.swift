@@ -48,19 +48,31 @@ public final class HapticEngine: @unchecked Sendable {
     /// Opens an output; the engine calls it on each start.
     public typealias OutputFactory = @Sendable (_ sampleRate: Int, _ channelCount: Int, _ latency: Duration) throws(AudioOutputError) -> any AudioOutput
 
+    /// Opens a rumble output; the engine calls it on each start.
+    public typealias RumbleOutputFactory = @Sendable () throws(RumbleOutputError) -> any RumbleOutput
+
+    /// What the engine plays into.
+    enum Sink {
+        case audio(OutputFactory)
+        /// Motor levels every `interval` milliseconds.
+        case rumble(RumbleOutputFactory, intervalMilliseconds: Int)
+    }
+
     public let configuration: Configuration
-    private let makeOutput: OutputFactory
+    private let sink: Sink
     let sampleRate: Int
+    /// Shortest transient the synths make (rumble motors need 40 ms to spin up).
+    private let minimumTransientLength: Double
     let clock: EngineClock
 
     private struct State {
         var loop: RenderLoop?
-        var output: (any AudioOutput)?
+        var output: OpenSink?
         var audioThread: Thread?
         var audioThreadDone: DispatchSemaphore?
         var running = false
         var stoppedForIdleness = false
-        var outputError: AudioOutputError?
+        var outputError: HapticError?
         var stoppedHandler: (@Sendable (HapticEngineStoppedReason) -> Void)?
         var resetHandler: (@Sendable () -> Void)?
         var finishedHandler: (@Sendable (Error?) -> HapticEngineFinishedAction)?
@@ -99,8 +111,28 @@ public final class HapticEngine: @unchecked Sendable {
     /// Creates an engine that plays into outputs made by `makeOutput` (tests, custom sinks).
     public init(configuration: Configuration, output makeOutput: @escaping OutputFactory) {
         self.configuration = configuration
-        self.makeOutput = makeOutput
+        sink = .audio(makeOutput)
         sampleRate = configuration.sampleRate ?? configuration.profile.sampleRate
+        minimumTransientLength = 0
+        clock = EngineClock(sampleRate: Double(sampleRate))
+    }
+
+    /// Creates an engine that drives a gamepad's two rumble motors.
+    ///
+    /// The same players and patterns work; the synthesis runs at 1 kHz and every
+    /// `intervalMilliseconds` the sounding events are mapped to motor levels (see
+    /// ``RumbleRenderer``), sent only when they change. Stopping the engine, by any path, sets
+    /// the motors to zero and releases the device.
+    ///
+    /// - Parameters:
+    ///   - output: opens the device, e.g. `{ try RumbleDevices.open(nil) }` for the first one.
+    ///   - gain: scales motor levels (the device itself is driven at full gain).
+    public init(rumble output: @escaping RumbleOutputFactory, intervalMilliseconds: Int = 10, gain: Double = 1,
+                idleTimeout: Duration = .seconds(10)) {
+        configuration = Configuration(device: "rumble", profile: .wideband, gain: gain, idleTimeout: idleTimeout)
+        sink = .rumble(output, intervalMilliseconds: max(1, min(1000, intervalMilliseconds)))
+        sampleRate = Int(RumbleRenderer.controlRate)
+        minimumTransientLength = RumbleRenderer.synthPulse
         clock = EngineClock(sampleRate: Double(sampleRate))
     }
 
@@ -111,13 +143,35 @@ public final class HapticEngine: @unchecked Sendable {
         if let loop = state.withLock({ $0.loop }), thread != nil {
             _ = loop.commands.push(EngineCommand(frame: EngineCommand.now, slot: -1, action: .fadeOutAndStop))
             if done?.wait(timeout: .now() + 0.5) == .timedOut {
-                output?.stop()
+                output?.interrupt()
                 _ = done?.wait(timeout: .now() + 0.5)
             }
             loop.post(.ended)
         }
         output?.close()
         if wasRunning { handler?(.engineDestroyed) }
+    }
+
+    /// An opened output.
+    enum OpenSink: @unchecked Sendable {
+        case audio(any AudioOutput)
+        case rumble(UncheckedRumbleOutput)
+
+        /// Unblocks a stuck device (audio: drop; rumble: motors to zero).
+        func interrupt() {
+            switch self {
+            case .audio(let output): output.stop()
+            case .rumble(let output): output.base.stop()
+            }
+        }
+
+        /// Releases the device.
+        func close() {
+            switch self {
+            case .audio(let output): output.close()
+            case .rumble(let output): output.base.stop()
+            }
+        }
     }
 
     // MARK: Handlers and flags
@@ -178,21 +232,36 @@ public final class HapticEngine: @unchecked Sendable {
     ///   cannot play the profile's format.
     public func start() throws(HapticError) {
         if state.withLock({ $0.running }) { return }
-        let output: any AudioOutput
-        do {
-            output = try makeOutput(sampleRate, configuration.profile.channelCount, configuration.latency)
-        } catch {
-            throw .output(error)
+        let opened: OpenSink
+        switch sink {
+        case .audio(let makeOutput):
+            do {
+                opened = .audio(try makeOutput(sampleRate, configuration.profile.channelCount, configuration.latency))
+            } catch {
+                throw .output(error)
+            }
+        case .rumble(let makeOutput, _):
+            do { opened = .rumble(UncheckedRumbleOutput(try makeOutput())) } catch { throw .rumble(error) }
         }
         let loop = renderLoop()
-        loop.configureOutput(channelCount: output.channelCount, periodFrames: output.periodFrames)
+        switch opened {
+        case .audio(let output):
+            loop.configureOutput(channelCount: output.channelCount, periodFrames: output.periodFrames)
+        case .rumble:
+            if case .rumble(_, let interval) = sink { loop.configureOutput(channelCount: 1, periodFrames: interval) }
+        }
         loop.prepareForStart()
         loop.idleTimeoutFrames = isAutoShutdownEnabled ? idleTimeoutFrames : 0
         startNotifierIfNeeded(loop)
         let done = DispatchSemaphore(value: 0)
         let clock = self.clock
+        let gain = configuration.gain
         let thread = Thread {
-            let error = Self.runAudioThread(loop: loop, output: output, clock: clock)
+            let error: HapticError?
+            switch opened {
+            case .audio(let output): error = Self.runAudioThread(loop: loop, output: output, clock: clock).map { .output($0) }
+            case .rumble(let output): error = Self.runRumbleThread(loop: loop, output: output.base, clock: clock, gain: gain).map { .rumble($0) }
+            }
             loop.setEndError(error)
             clock.setRunning(false)
             done.signal()
@@ -201,7 +270,7 @@ public final class HapticEngine: @unchecked Sendable {
         thread.name = "haptics-audio"
         thread.qualityOfService = .userInteractive
         state.withLock { s in
-            s.output = output
+            s.output = opened
             s.audioThread = thread
             s.audioThreadDone = done
             s.running = true
@@ -215,7 +284,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// Fades the output out over 5 ms, lets the device play what it holds, closes it and
     /// stops the audio thread. Players stay valid; start the engine again to use them.
     public func stop() {
-        guard let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, any AudioOutput)? in
+        guard let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
             guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }
             s.running = false
             return (loop, done, output)
@@ -223,7 +292,7 @@ public final class HapticEngine: @unchecked Sendable {
         _ = loop.commands.push(EngineCommand(frame: EngineCommand.now, slot: -1, action: .fadeOutAndStop))
         if done.wait(timeout: .now() + 1) == .timedOut {
             // A device that stopped taking samples: unblock the write and give up on draining.
-            output.stop()
+            output.interrupt()
             _ = done.wait(timeout: .now() + 1)
         }
         output.close()
@@ -263,6 +332,31 @@ public final class HapticEngine: @unchecked Sendable {
                     nanosleep(&pause, nil)
                 }
             }
+        }
+    }
+
+    /// The rumble thread: every interval, advance the synths, map voices to motor levels and
+    /// send them if they changed; paced by the monotonic clock. On the way out (stop, fade-out,
+    /// failure) the motors go to zero.
+    private static func runRumbleThread(loop: RenderLoop, output: any RumbleOutput, clock: EngineClock, gain: Double) -> RumbleOutputError? {
+        RealtimePriority.raiseCurrentThread()
+        let interval = loop.blockFrames
+        let intervalNanoseconds = interval * 1_000_000
+        var deadline = EngineClock.now()
+        var last: (strong: UInt16, weak: UInt16) = (0, 0)
+        defer { output.stop() }
+        while true {
+            _ = loop.renderBlock(frames: interval)
+            let levels = loop.motorLevels(gain: gain)
+            if levels != last {
+                do { try output.setMotors(strong: levels.strong, weak: levels.weak) } catch { return error }
+                last = levels
+            }
+            clock.publish(rendered: loop.frame, pending: 0)
+            if loop.hasFadedOut { return nil }
+            deadline += intervalNanoseconds
+            var wake = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
         }
     }
 
@@ -314,7 +408,8 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// Claims a slot and hands a new synth for `pattern` to the audio thread.
     func attach(_ pattern: HapticPattern) throws(HapticError) -> Int {
-        let synth = PatternSynth(pattern: CompiledPattern(pattern), profile: configuration.profile, sampleRate: Double(sampleRate))
+        let synth = PatternSynth(pattern: CompiledPattern(pattern), profile: configuration.profile, sampleRate: Double(sampleRate),
+                                 minimumTransientLength: minimumTransientLength)
         guard let slot = state.withLock({ s -> Int? in
             guard let slot = s.freeSlots.popLast() else { return nil }
             s.synths[slot] = synth
@@ -433,7 +528,7 @@ public final class HapticEngine: @unchecked Sendable {
             }
         case .ended:
             guard let error = loop.takeEndError() else { return }
-            let (handler, output) = state.withLock { s -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, (any AudioOutput)?) in
+            let (handler, output) = state.withLock { s -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, OpenSink?) in
                 s.running = false
                 s.outputError = error
                 let output = s.output
@@ -443,7 +538,10 @@ public final class HapticEngine: @unchecked Sendable {
                 return (s.stoppedHandler, output)
             }
             output?.close()
-            if case .deviceLost = error { handler?(.deviceLost) } else { handler?(.systemError) }
+            switch error {
+            case .output(.deviceLost), .rumble(.deviceLost): handler?(.deviceLost)
+            default: handler?(.systemError)
+            }
         }
     }
 
@@ -461,5 +559,5 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// The error that ended the audio thread, if the output failed.
-    public var outputError: AudioOutputError? { state.withLock { $0.outputError } }
+    public var outputError: HapticError? { state.withLock { $0.outputError } }
 }

@@ -15,6 +15,8 @@ public enum HapticError: Error, Sendable, CustomStringConvertible, Equatable {
     case invalidTime
     /// The output device could not be opened or failed (-4810), with the device's message.
     case output(AudioOutputError)
+    /// The rumble device could not be opened or failed (-4810), with its message.
+    case rumble(RumbleOutputError)
     /// Every player slot is in use (-4899): release players you no longer need.
     case tooManyPlayers(limit: Int)
     /// The audio thread has not taken earlier commands for a while (-4898).
@@ -28,7 +30,7 @@ public enum HapticError: Error, Sendable, CustomStringConvertible, Equatable {
         case .invalidPatternPlayer: -4812
         case .invalidPattern: -4813
         case .invalidTime: -4840
-        case .output: -4810
+        case .output, .rumble: -4810
         case .tooManyPlayers: -4899
         case .commandQueueFull: -4898
         }
@@ -42,6 +44,7 @@ public enum HapticError: Error, Sendable, CustomStringConvertible, Equatable {
         case .invalidPattern(let why): "invalid pattern: \(why)"
         case .invalidTime: "times must be finite and not negative"
         case .output(let error): error.description
+        case .rumble(let error): error.description
         case .tooManyPlayers(let limit): "too many players (at most \(limit) at once; release unused ones)"
         case .commandQueueFull: "the audio thread is not keeping up with commands"
         }

@@ -99,11 +99,12 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
         }
     }
 
-    /// Where a loop wraps, in pattern seconds; 0 means the pattern's end.
+    /// Where a loop wraps, in pattern seconds; 0 means the pattern's end (its duration, or
+    /// the end of its last sound if later). Values under 1 ms count as 1 ms.
     public var loopEnd: TimeInterval {
         get { settings.withLock { $0.loopEnd } }
         set {
-            let value = newValue.isFinite ? max(0, newValue) : 0
+            let value = newValue.isFinite && newValue > 0 ? max(0.001, newValue) : 0
             let enabled = settings.withLock { s in s.loopEnd = value; return s.loop }
             try? command(.setLoop(enabled: enabled, end: value), at: 0)
         }

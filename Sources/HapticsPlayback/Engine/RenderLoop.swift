@@ -48,7 +48,7 @@ final class RenderLoop: @unchecked Sendable {
     private let scratch: UnsafeMutablePointer<Float>
     private var interleaved: UnsafeMutablePointer<Float>
     private var output: OutputStage
-    private let endError = Mutex<AudioOutputError?>(nil)
+    private let endError = Mutex<HapticError?>(nil)
 
     /// Per-sample step of gain ramps: 2 ms from 0 to 1 (mute, unmute).
     private let gainStep: Float
@@ -102,10 +102,10 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     /// Records why the audio thread ended (called once, as it ends).
-    func setEndError(_ error: AudioOutputError?) { endError.withLock { $0 = error } }
+    func setEndError(_ error: HapticError?) { endError.withLock { $0 = error } }
 
     /// Takes the error that ended the audio thread, if any.
-    func takeEndError() -> AudioOutputError? { endError.withLock { e in defer { e = nil }; return e } }
+    func takeEndError() -> HapticError? { endError.withLock { e in defer { e = nil }; return e } }
 
     deinit {
         for i in 0..<Self.slotCount { slots[i].synth?.release() }
@@ -282,7 +282,7 @@ final class RenderLoop: @unchecked Sendable {
                 // Loop boundaries fall on their exact frame.
                 var wraps = false
                 if slots[index].loopEnabled && slots[index].state == .playing {
-                    let end = slots[index].loopEnd > 0 ? slots[index].loopEnd : synth.pattern.duration
+                    let end = slots[index].loopEnd > 0 ? slots[index].loopEnd : synth.naturalLoopEnd
                     let untilEnd = Int(((end - synth.patternTime) * sampleRate / synth.rate).rounded())
                     if untilEnd <= count { count = max(0, untilEnd); wraps = true }
                 }
@@ -342,6 +342,22 @@ final class RenderLoop: @unchecked Sendable {
             reportedIdle = true
             post(.idle)
         }
+    }
+
+    /// Motor levels of everything sounding now (rumble engines), through player and engine
+    /// gains: see ``RumbleRenderer`` for the mapping.
+    func motorLevels(gain: Double) -> (strong: UInt16, weak: UInt16) {
+        var strong = 0.0, weak = 0.0
+        for index in 0..<Self.slotCount where slots[index].state != .idle {
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { continue }
+            var s = 0.0, w = 0.0
+            synth.addMotorLevels(strong: &s, weak: &w)
+            let playerGain = Double(slots[index].gain)
+            strong += s * playerGain
+            weak += w * playerGain
+        }
+        let master = Double(masterGain) * gain
+        return (RumbleRenderer.magnitude(strong * master), RumbleRenderer.magnitude(weak * master))
     }
 
     /// Whether any player is playing, paused or stopping.
