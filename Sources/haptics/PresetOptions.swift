@@ -32,15 +32,15 @@ struct PresetOptions: ParsableArguments {
         guard let info = PresetLibrary.info(named: baseName(of: name)) else { return nil }
         var feedback = HapticFeedback(name: name)
         if feedback == nil, name.contains("(") {
-            throw ValidationError("'\(name)': unknown parameters; write impact(weight: light|medium|heavy, intensity: 0…1) or impact(flexibility: rigid|solid|soft, intensity: 0…1)")
+            throw usageError("'\(name)': unknown parameters; write impact(weight: light|medium|heavy, intensity: 0…1) or impact(flexibility: rigid|solid|soft, intensity: 0…1)")
         }
         if weight != nil || flexibility != nil {
             let option = weight != nil ? "--weight" : "--flexibility"
             guard info.category == .impact else {
-                throw ValidationError("\(option) applies to impact presets only; '\(info.name)' is a \(info.category) preset")
+                throw usageError("\(option) applies to impact presets only; '\(info.name)' is a \(info.category) preset")
             }
-            guard info.name == "impact", PresetName.isPlain(baseName(of: name)), let adjusted = feedback?.with(weight: weight, flexibility: flexibility) else {
-                throw ValidationError("'\(name)' already sets its weight or flexibility; use 'impact \(option) …'")
+            guard isPlainImpact(baseName(of: name)), let adjusted = feedback?.with(weight: weight, flexibility: flexibility) else {
+                throw usageError("'\(name)' already sets its weight or flexibility; use 'impact \(option) …'")
             }
             feedback = adjusted
         }
@@ -55,6 +55,19 @@ struct PresetOptions: ParsableArguments {
             writeStandardError("haptics: note: \(mutedReason(loaded)); '\(info.name)' is silent")
         }
         return pattern
+    }
+
+    /// Options that do not fit the pattern named: a usage error, reported on one line like
+    /// every other failure of the tool (validate() cannot see the pattern argument).
+    private func usageError(_ message: String) -> CLIError {
+        CLIError(message: message, code: .validationFailure)
+    }
+
+    /// Only the plain `impact` takes a weight or flexibility; `medium`, `solid`, `heavy` and
+    /// the others already name one.
+    private func isPlainImpact(_ name: String) -> Bool {
+        let key = name.lowercased().filter { $0 != "-" && $0 != "_" && $0 != "." }
+        return key == "impact"
     }
 
     /// The name without a parameter list: `impact` for `impact(weight: heavy)`.
@@ -72,14 +85,5 @@ struct PresetOptions: ParsableArguments {
             return "haptics are turned off in \(loaded.file ?? "the settings")"
         }
         return "the settings scale this preset's category to 0"
-    }
-}
-
-/// Only the plain `impact` name takes a weight or flexibility; `medium` and `solid` already
-/// name one.
-private enum PresetName {
-    static func isPlain(_ name: String) -> Bool {
-        let key = name.lowercased().filter { $0 != "-" && $0 != "_" }
-        return key == "impact" || key == ".impact"
     }
 }

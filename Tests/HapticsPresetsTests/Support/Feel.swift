@@ -61,7 +61,7 @@ struct Feel: CustomStringConvertible {
     ///
     /// Segments are found on an envelope (the largest magnitude within ±5 ms, which bridges the
     /// zero crossings of anything above 50 Hz), switching on above 10 % of the loudest point and
-    /// off below 5 %.
+    /// off below 5 %; each segment then spans the samples above 5 %.
     init(_ signal: RenderedSignal, channel: Int = 0) {
         let x = signal.channel(channel)
         let rate = signal.sampleRate
@@ -87,7 +87,13 @@ struct Feel: CustomStringConvertible {
             }
         }
         if let first = startIndex { ranges.append(first..<envelope.count) }
-        segments = ranges.map { Feel.segment(x, $0, sampleRate: rate) }
+        // The envelope reaches ahead of and behind the sound by its half-width; the segment is
+        // where the samples themselves are above the off level.
+        segments = ranges.compactMap { range in
+            guard let first = range.first(where: { abs(x[$0]) > off }),
+                  let last = range.last(where: { abs(x[$0]) > off }) else { return nil }
+            return Feel.segment(x, first..<(last + 1), sampleRate: rate)
+        }
     }
 
     /// Largest magnitude within ±`halfWidth` samples of each sample.
