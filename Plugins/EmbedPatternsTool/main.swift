@@ -1,8 +1,8 @@
 import Foundation
 
-// embed-patterns OUTPUT.swift PATTERN.ahap…
+// embed-patterns OUTPUT.swift PATTERNS-FOLDER
 //
-// Writes a Swift file holding every pattern file's name, library metadata and exact text, for
+// Writes a Swift file holding every PATTERNS-FOLDER/*.ahap file's name, library metadata and exact text, for
 // the HapticsPresets target. Run by the EmbedPatterns build-tool plugin.
 //
 // The AHAP content itself is checked by the library's tests with the real decoder; this tool
@@ -63,7 +63,7 @@ func readPreset(at path: String) throws(EmbedError) -> Preset {
         root = try JSONSerialization.jsonObject(with: bytes)
     } catch {
         let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-        throw fail("not valid JSON: \(detail)")
+        throw fail("not valid JSON: \(withLineAndColumn(detail, in: bytes))")
     }
     guard let object = root as? [String: Any] else { throw fail("expected a JSON object at the top level") }
     guard let metadata = object["Metadata"] as? [String: Any] else {
@@ -89,6 +89,17 @@ func readPreset(at path: String) throws(EmbedError) -> Preset {
         }
     }
     return Preset(name: name, category: category, description: description, meaning: meaning, aliases: aliases, json: json)
+}
+
+/// Foundation reports "… around character N."; editors want a line and column.
+func withLineAndColumn(_ detail: String, in bytes: Data) -> String {
+    guard let range = detail.range(of: #"around character \d+"#, options: .regularExpression),
+          let offset = Int(detail[range].split(separator: " ").last ?? "") else { return detail }
+    var line = 1, column = 1
+    for byte in bytes.prefix(offset) {
+        if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+    }
+    return detail.replacingCharacters(in: range, with: "at line \(line), column \(column)")
 }
 
 /// Every name and alias must pick one preset, whatever its case or separators.
@@ -146,11 +157,25 @@ func generate(_ presets: [Preset]) -> String {
     return source + "]\n"
 }
 
-func run(_ arguments: [String]) throws(EmbedError) {
-    guard let output = arguments.first else {
-        throw EmbedError(file: "embed-patterns", problem: "usage: embed-patterns OUTPUT.swift PATTERN.ahap…")
+/// The `.ahap` files of a folder, sorted by name so the output does not depend on the
+/// file system's order.
+func patternFiles(in folder: String) throws(EmbedError) -> [String] {
+    do {
+        return try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { $0.hasSuffix(".ahap") }
+            .sorted()
+            .map { folder + "/" + $0 }
+    } catch {
+        throw EmbedError(file: folder, problem: "cannot list the folder: \(error.localizedDescription)")
     }
-    let paths = Array(arguments.dropFirst())
+}
+
+func run(_ arguments: [String]) throws(EmbedError) {
+    guard arguments.count == 2 else {
+        throw EmbedError(file: "embed-patterns", problem: "usage: embed-patterns OUTPUT.swift PATTERNS-FOLDER")
+    }
+    let output = arguments[0]
+    let paths = try patternFiles(in: arguments[1])
     var presets: [Preset] = []
     for path in paths { presets.append(try readPreset(at: path)) }
     try checkNamesAreUnique(presets, paths: paths)
