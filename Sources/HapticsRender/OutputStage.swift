@@ -53,6 +53,7 @@ package struct OutputStage: Sendable {
 /// half away from zero.
 @inline(__always)
 public func int16Sample(_ x: Float) -> Int16 {
+    guard !x.isNaN else { return 0 }
     let scaled = min(max(x, -1), 1) * 32767
     // Truncating after adding ±½ is rounding half away from zero, without a libm call.
     return Int16(scaled + (scaled >= 0 ? 0.5 : -0.5))

@@ -41,6 +41,13 @@ package final class RuntimeControls {
 
         static var capacity: Int { RuntimeControls.maximumPoints }
 
+        /// Moves the element and its points later by `time` (elements are built relative to
+        /// when they apply, then placed on the pattern's timeline).
+        package mutating func shift(by time: Double) {
+            start += time
+            for i in 0..<count { times[i] += time }
+        }
+
         /// Value at `time` (≥ start): linear between points, holding the ends.
         @inline(__always)
         func value(at time: Double) -> Double {

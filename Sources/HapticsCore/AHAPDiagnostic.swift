@@ -1,0 +1,93 @@
+/// How forgiving decoding is.
+public enum ValidationMode: String, Sendable, CaseIterable {
+    /// Accepts what Core Haptics accepts; questionable input becomes warnings.
+    case lenient
+    /// Every warning is an error.
+    case strict
+}
+
+/// One problem found in an AHAP file.
+public struct AHAPDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a problem is.
+    public enum Severity: String, Sendable, Hashable {
+        /// The file loads; something in it is questionable or was ignored.
+        case warning
+        /// The file does not load.
+        case error
+    }
+
+    /// Whether the problem stops the file from loading.
+    public var severity: Severity
+    /// Where in the JSON, e.g. `Pattern[3].Event.EventParameters[1].ParameterValue`; empty for the whole file.
+    public var location: String
+    /// What is wrong, in one sentence.
+    public var message: String
+    /// The intended key or name, for near-misses.
+    public var suggestion: String?
+    /// The file (or `-`) the diagnostic is about.
+    public var source: String?
+    /// The 1-based line of the JSON text the problem is at, when known.
+    public var line: Int?
+    /// The 1-based column (in characters) of the JSON text the problem is at, when known.
+    public var column: Int?
+
+    /// Creates a diagnostic.
+    public init(
+        _ severity: Severity,
+        at location: String,
+        _ message: String,
+        suggestion: String? = nil,
+        source: String? = nil,
+        line: Int? = nil,
+        column: Int? = nil
+    ) {
+        self.severity = severity
+        self.location = location
+        self.message = message
+        self.suggestion = suggestion
+        self.source = source
+        self.line = line
+        self.column = column
+    }
+
+    /// One line: `file: location: message (did you mean 'X'?)`, leaving out what is unknown.
+    public var description: String {
+        var parts: [String] = []
+        if let source { parts.append(source) }
+        if !location.isEmpty { parts.append(location) }
+        var text = (parts + [message]).joined(separator: ": ")
+        if let suggestion { text += " (did you mean '\(suggestion)'?)" }
+        return text
+    }
+}
+
+/// Decoding failed; `diagnostics` holds every problem found, errors first.
+public struct AHAPError: Error, Sendable, CustomStringConvertible {
+    /// Every problem found, errors first.
+    public var diagnostics: [AHAPDiagnostic]
+
+    /// Creates an error from its diagnostics.
+    public init(_ diagnostics: [AHAPDiagnostic]) { self.diagnostics = diagnostics }
+
+    /// The first error's line.
+    public var description: String {
+        (diagnostics.first(where: { $0.severity == .error }) ?? diagnostics.first)?.description ?? "invalid AHAP"
+    }
+
+    /// The problems that stop the file from loading.
+    public var errors: [AHAPDiagnostic] { diagnostics.filter { $0.severity == .error } }
+}
+
+/// A decoded pattern and the warnings found on the way.
+public struct AHAPDocument: Sendable {
+    /// The pattern, with out-of-range values clamped and unknown entries left out.
+    public var pattern: HapticPattern
+    /// The warnings found while decoding (never errors: those make decoding throw).
+    public var diagnostics: [AHAPDiagnostic]
+
+    /// Creates a document.
+    public init(pattern: HapticPattern, diagnostics: [AHAPDiagnostic] = []) {
+        self.pattern = pattern
+        self.diagnostics = diagnostics
+    }
+}

@@ -1,0 +1,42 @@
+/// How the toolkit writes JSON scalars: numbers in their shortest round-trip form and
+/// properly escaped strings.
+public enum JSONText {
+    /// The shortest text that reads back as exactly `value` (Swift's `description`), such as
+    /// `0.1`, `1.0` or `1e-05`. Negative zero is written as `0.0`; NaN and infinities, which
+    /// JSON cannot hold, as `0.0`.
+    public static func number(_ value: Double) -> String {
+        guard value.isFinite, value != 0 else { return "0.0" }
+        return value.description
+    }
+
+    /// A number for messages: like ``number(_:)`` but without a trailing `.0`.
+    static func shortNumber(_ value: Double) -> String {
+        guard value.isFinite else { return value.description }
+        let text = value.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    /// The string in double quotes, with `"`, `\` and control characters escaped.
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        result += "\""
+        return result
+    }
+}
