@@ -192,6 +192,25 @@ struct FeelTests {
         }
     }
 
+    @Test("a settings file named by HAPTICS_SETTINGS scales and mutes what is rendered")
+    func settingsFromFile() throws {
+        let full = feel(.success).energy
+        let file = try TemporarySettings(#"{ "intensity": 0.5, "categories": { "impact": 0 } }"#)
+        defer { file.remove() }
+        let settings = HapticSettings.load(environment: file.environment()).settings
+        let half = Feel(HapticPattern(feedback: .success, settings: settings))
+        // Half the intensity is a quarter of the amplitude, a sixteenth of the energy.
+        #expect(abs(half.energy / full - 1.0 / 16) < 0.005, "\(half.energy / full)")
+        #expect(half.count == 2, "the shape survives scaling")
+        #expect(Feel(HapticPattern(feedback: .heavy, settings: settings)).energy == 0, "impact scaled to 0")
+
+        let off = HapticSettings.load(environment: file.environment(["HAPTICS_DISABLED": "1"])).settings
+        for feedback in HapticFeedback.presets {
+            let signal = HapticRenderer.render(HapticPattern(feedback: feedback, settings: off))
+            #expect(signal.samples.allSatisfy { $0 == 0 }, "\(feedback) is silent when haptics are off")
+        }
+    }
+
     @Test("every preset can be told from every other by touch")
     func distinguishable() {
         let feels = HapticFeedback.presets.map { ($0.presetName, feel($0)) }
