@@ -45,7 +45,7 @@ extension HapticFeedback: CustomStringConvertible, LosslessStringConvertible {
         self = result
     }
 
-    /// Same as ``init(name:)``.
+    /// Same as ``init(name:)``, for `LosslessStringConvertible`.
     public init?(_ description: String) {
         self.init(name: description)
     }

@@ -56,12 +56,22 @@ public enum HapticFeedback: Sendable, Hashable {
 
     /// How heavy the colliding objects are: sets an impact's strength, and heavier is rounder.
     public enum Weight: String, Sendable, Hashable, CaseIterable {
-        case light, medium, heavy
+        /// Small, light objects: a weaker, slightly crisper tap.
+        case light
+        /// Ordinary objects: the plain impact.
+        case medium
+        /// Large, heavy objects: the strongest, roundest tap.
+        case heavy
     }
 
     /// How stiff the colliding objects are: sets an impact's sharpness, rigid crisp, soft round.
     public enum Flexibility: String, Sendable, Hashable, CaseIterable {
-        case rigid, solid, soft
+        /// Hard, stiff objects: a crisp tap.
+        case rigid
+        /// Ordinary objects: the plain impact.
+        case solid
+        /// Yielding objects: a round, low tap.
+        case soft
     }
 
     /// A collision between UI objects of a given flexibility, as SwiftUI spells it.

@@ -16,6 +16,7 @@ public struct HapticSettingsError: Error, Sendable, Hashable, CustomStringConver
         self.message = message
     }
 
+    /// `source: location: message`, one line.
     public var description: String {
         ([source] + (location.isEmpty ? [] : [location]) + [message]).joined(separator: ": ")
     }

@@ -13,5 +13,6 @@ public enum PresetCategory: String, Sendable, Hashable, Codable, CaseIterable, C
     /// Something starting or finishing: start, stop, pathComplete.
     case activity
 
+    /// The name used in settings files and `haptics list`.
     public var description: String { rawValue }
 }
