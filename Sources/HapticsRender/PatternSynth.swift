@@ -40,9 +40,14 @@ package final class PatternSynth {
     /// Frames over which a voice fades when cut (restart, seek, stop).
     let cutFrames: Int
 
+    /// Shortest transient, in seconds: 0 for actuators; 40 ms for rumble motors, which need
+    /// that long to spin up.
+    let minimumTransientLength: Double
+
     /// Creates a synth positioned at the pattern's start.
-    package init(pattern: CompiledPattern, profile: ActuatorProfile, sampleRate: Double, voiceCapacity: Int = 128) {
+    package init(pattern: CompiledPattern, profile: ActuatorProfile, sampleRate: Double, voiceCapacity: Int = 128, minimumTransientLength: Double = 0) {
         self.pattern = pattern
+        self.minimumTransientLength = minimumTransientLength
         self.profile = profile
         self.sampleRate = sampleRate
         tickFrames = max(1, Int((sampleRate / 1000).rounded()))
@@ -133,6 +138,17 @@ package final class PatternSynth {
         frame = blockEnd
     }
 
+    /// Adds the sounding voices' motor levels (DESIGN.md §3): each voice's amplitude split by
+    /// its sharpness, `strong += a·(1 − s)`, `weak += a·s`.
+    package func addMotorLevels(strong: inout Double, weak: inout Double) {
+        for i in 0..<activeVoices {
+            let a = voices[i].motorAmplitude
+            let s = voices[i].sharpness
+            strong += a * (1 - s)
+            weak += a * s
+        }
+    }
+
     // MARK: Events
 
     private func startEvents(before blockEnd: Int) {
@@ -165,7 +181,8 @@ package final class PatternSynth {
         let amplitude = profile.amplitude(intensity: intensity)
         guard amplitude > 0 else { return }
         let frequency = profile.frequency(sharpness: event.sharpness)
-        voices[activeVoices] = Voice(transientWithPeak: amplitude, frequency: frequency, sampleRate: sampleRate, delay: offset)
+        voices[activeVoices] = Voice(transientWithPeak: amplitude, frequency: frequency, sharpness: event.sharpness,
+                                     sampleRate: sampleRate, delay: offset, minimumLength: minimumTransientLength)
         activeVoices += 1
     }
 

@@ -19,6 +19,10 @@ struct Voice {
     var cutTotal = 0
     var isCut: Bool { cutTotal > 0 }
 
+    /// Sharpness now (the event's for a transient; event plus control for a continuous event),
+    /// for the rumble mapping.
+    var sharpness = 0.0
+
     // Transient state.
     var peak = 0.0
     var frameIndex = 0
@@ -48,12 +52,14 @@ struct Voice {
     init() {}
 
     /// A transient burst (see ``TransientShape``) starting `delay` frames into the block.
-    init(transientWithPeak peak: Double, frequency: Double, sampleRate: Double, delay: Int) {
+    init(transientWithPeak peak: Double, frequency: Double, sharpness: Double, sampleRate: Double, delay: Int, minimumLength: Double = 0) {
         isTransient = true
         self.peak = peak
+        self.sharpness = sharpness
         self.delay = delay
         attackFrames = max(1, Int((TransientShape.attack * sampleRate).rounded()))
-        totalFrames = max(attackFrames + 1, Int((TransientShape.length(frequency: frequency) * sampleRate).rounded()))
+        let length = max(TransientShape.length(frequency: frequency), minimumLength)
+        totalFrames = max(attackFrames + 1, Int((length * sampleRate).rounded()))
         // Sample k sits at (k + ½)/rate; the carrier peaks where the attack ends.
         let omega = 2 * Double.pi * frequency / sampleRate
         let phase0 = omega * (0.5 - Double(attackFrames)) + Double.pi / 2
@@ -78,6 +84,13 @@ struct Voice {
         let step = Double.pi / Double(frames)
         envSin = sin(step / 2); envCos = cos(step / 2)
         envRotSin = sin(step); envRotCos = cos(step)
+    }
+
+    /// The voice's current contribution to a motor: its amplitude (a transient holds its peak
+    /// for its whole pulse) scaled by any fade-out in progress.
+    var motorAmplitude: Double {
+        let level = isTransient ? peak : tickTarget
+        return cutTotal > 0 ? level * Double(max(0, cutRemaining)) / Double(cutTotal) : level
     }
 
     /// Starts fading the voice out over `frames`.
@@ -172,7 +185,7 @@ struct Voice {
         tickEndTime += Double(length) * synth.rate / synth.sampleRate
         let time = eventTime + tickEndTime
         let intensity = HapticControl.intensity.apply(synth.control(.intensity, at: time), to: baseIntensity)
-        let sharpness = HapticControl.sharpness.apply(synth.control(.sharpness, at: time), to: baseSharpness)
+        sharpness = HapticControl.sharpness.apply(synth.control(.sharpness, at: time), to: baseSharpness)
         if tickEndTime >= envelope.end {
             tickTarget = 0
             finishing = true

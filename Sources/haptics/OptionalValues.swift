@@ -11,6 +11,8 @@ enum OptionalValues {
     static let automatic = "auto"
 
     static func normalize(_ arguments: [String]) -> [String] {
+        // Only `play` has these optional-value options (`render --rumble` is a flag).
+        guard arguments.first == "play" else { return arguments }
         var result: [String] = []
         var index = 0
         while index < arguments.count {

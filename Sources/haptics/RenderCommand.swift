@@ -15,6 +15,12 @@ struct RenderCommand: ParsableCommand {
           haptics render success -o success.wav
           haptics render explosion.ahap -o - --format f32 | sox -t wav - -n stat
           haptics render heartbeat.ahap -o hb.wav --profile lra --sample-rate 96000 --stats
+          haptics render success --rumble -o success.csv
+          haptics render success --rumble --json -o -
+
+        With --rumble the output is the dual-motor timeline a gamepad would get: one row every \
+        --interval-ms milliseconds, `time_ms,strong,weak` with 16-bit motor levels (strong = \
+        heavy low-frequency motor, weak = light high-frequency motor).
         """
     )
 
@@ -33,8 +39,28 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Print duration, peak, RMS and the clipped-sample count.")
     var stats = false
 
+    @Flag(help: "Write the rumble motor timeline (CSV: time_ms,strong,weak) instead of a WAV.")
+    var rumble = false
+
+    @Flag(help: "With --rumble, write a JSON array of {time_ms, strong, weak} instead of CSV.")
+    var json = false
+
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("With --rumble, milliseconds between motor updates.", valueName: "ms"))
+    var intervalMilliseconds: Int = 10
+
+    func validate() throws {
+        if json && !rumble { throw ValidationError("--json goes with --rumble (a WAV has no JSON form)") }
+        if !rumble && intervalMilliseconds != 10 { throw ValidationError("--interval-ms goes with --rumble") }
+        guard (1...1000).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 1…1000") }
+    }
+
     func run() throws {
         let loaded = try input.load()
+        if rumble {
+            reportWarnings(loaded)
+            try writeRumble(loaded)
+            return
+        }
         let profile = try profileOptions.resolve()
         let rate = sampleRate ?? profile.sampleRate
         if let problem = profile.problem(withSampleRate: rate) {
@@ -63,6 +89,25 @@ struct RenderCommand: ParsableCommand {
         }
         if renderer.droppedEvents > 0 {
             writeStandardError("warning: \(renderer.droppedEvents) events overlapped more than the synthesizer's voices and were left out")
+        }
+    }
+
+    /// Writes the motor timeline as CSV or JSON.
+    private func writeRumble(_ loaded: LoadedPattern) throws {
+        let frames = RumbleRenderer.timeline(loaded.pattern, intervalMilliseconds: intervalMilliseconds, gain: profileOptions.gain)
+        var text: String
+        if json {
+            text = "[\n" + frames.map { "  {\"time_ms\": \($0.timeMilliseconds), \"strong\": \($0.strong), \"weak\": \($0.weak)}" }.joined(separator: ",\n") + "\n]\n"
+        } else {
+            text = "time_ms,strong,weak\n"
+            for frame in frames { text += "\(frame.timeMilliseconds),\(frame.strong),\(frame.weak)\n" }
+        }
+        if output == "-" {
+            writeStandardOutput(text)
+        } else {
+            do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
+                throw CLIError.invalidInput("\(output): cannot write the file (\(error.localizedDescription))")
+            }
         }
     }
 }
