@@ -334,7 +334,8 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count else {
-                throw failure("unexpected end of input; expected a value or ']' (the array opened at \(positionText(start)) is not closed)")
+                let expected = items.isEmpty || pendingComma != nil ? "a value or ']'" : "',' or ']'"
+                throw failure("unexpected end of input; expected \(expected) (the array opened at \(positionText(start)) is not closed)")
             }
             if bytes[index] == UInt8(ascii: "]") {
                 if let comma = pendingComma { recordTrailingComma(at: comma, closing: "]") }
@@ -374,7 +375,8 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count else {
-                throw failure("unexpected end of input; expected a key or '}' (the object opened at \(positionText(start)) is not closed)")
+                let expected = members.isEmpty || pendingComma != nil ? "a key or '}'" : "',' or '}'"
+                throw failure("unexpected end of input; expected \(expected) (the object opened at \(positionText(start)) is not closed)")
             }
             if bytes[index] == UInt8(ascii: "}") {
                 if let comma = pendingComma { recordTrailingComma(at: comma, closing: "}") }

@@ -52,19 +52,13 @@ struct ValidateCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("AHAP files to check; - reads standard input.", valueName: "file"))
-    var files: [String] = []
+    var files: [String]
 
     @Flag(help: "Treat every warning as an error.")
     var strict = false
 
     @Flag(help: "Print one JSON report on standard output instead of lines.")
     var json = false
-
-    func validate() throws {
-        guard !files.isEmpty else {
-            throw ValidationError("Give at least one FILE to check (- for standard input).")
-        }
-    }
 
     func run() throws {
         let decoder = AHAPDecoder(mode: strict ? .strict : .lenient)
