@@ -25,8 +25,7 @@ struct JSONValue: Sendable {
         case .bool(let value): return value ? "true" : "false"
         case .number(let value): return "a number (\(JSONText.shortNumber(value)))"
         case .string(let text):
-            let preview = text.count > 24 ? String(text.prefix(24)) + "…" : text
-            return "a string (\(JSONText.quoted(preview)))"
+            return "a string (\"\(JSONText.display(text, maxLength: 24))\")"
         case .array: return "an array"
         case .object: return "an object"
         }
