@@ -65,8 +65,9 @@ struct AHAPPatternReader {
                          at: AHAPKey.pattern, offset: patternValue.start)
         }
         let duration = pattern.duration
-        if duration > limits.maxDuration {
-            report.error("the pattern lasts \(secondsText(duration)), longer than the \(secondsText(limits.maxDuration)) limit",
+        let maxDuration = limits.maxDuration
+        if duration > maxDuration {
+            report.error("the pattern lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(maxDuration)) limit",
                          at: AHAPKey.pattern, offset: patternValue.start)
         }
         return report.hasErrors ? nil : pattern
@@ -77,7 +78,7 @@ struct AHAPPatternReader {
     private mutating func readVersion(_ value: JSONValue) -> Double? {
         guard let version = number(value, at: AHAPKey.version) else { return nil }
         if !CoreHapticsLimits.versions.contains(version) {
-            report.warning("version \(JSONText.shortNumber(version)) is outside \(rangeText(CoreHapticsLimits.versions)), the versions Core Haptics loads",
+            report.warning("version \(JSONText.shortNumber(version)) is outside \(Self.rangeText(CoreHapticsLimits.versions)), the versions Core Haptics loads",
                            at: AHAPKey.version, offset: value.start)
         }
         return version
@@ -177,7 +178,7 @@ struct AHAPPatternReader {
 
         guard let kind, let time, let duration, let parameters, valid else { return nil }
         if kind == .continuous || kind == .audioContinuous, duration > CoreHapticsLimits.maxContinuousDuration {
-            report.warning("the event lasts \(secondsText(duration)), longer than the \(secondsText(CoreHapticsLimits.maxContinuousDuration)) Core Haptics allows for a continuous event",
+            report.warning("the event lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(CoreHapticsLimits.maxContinuousDuration)) Core Haptics allows for a continuous event",
                            at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: fields[AHAPKey.eventDuration]?.start)
         }
         return HapticEvent(kind, at: time, duration: duration, parameters: parameters, audio: audio)
@@ -393,8 +394,9 @@ struct AHAPPatternReader {
             report.error("negative \(name) \(JSONText.shortNumber(number)); a \(name) must be 0 or more", at: path(), offset: value.start)
             return nil
         }
-        if number > limits.maxDuration {
-            report.error("the \(name) \(JSONText.shortNumber(number)) s is beyond the \(secondsText(limits.maxDuration)) limit on a pattern's length",
+        let maxDuration = limits.maxDuration
+        if number > maxDuration {
+            report.error("the \(name) \(JSONText.shortNumber(number)) s is beyond the \(Self.secondsText(maxDuration)) limit on a pattern's length",
                          at: path(), offset: value.start)
             return nil
         }
@@ -447,16 +449,16 @@ struct AHAPPatternReader {
     private mutating func clamped(_ value: Double, to range: ClosedRange<Double>, naming name: String, at path: @autoclosure () -> String, offset: Int?) -> Double {
         guard !range.contains(value) else { return value }
         let result = range.clamp(value)
-        report.warning("\(name) \(JSONText.shortNumber(value)) is outside \(rangeText(range)); clamped to \(JSONText.shortNumber(result))",
+        report.warning("\(name) \(JSONText.shortNumber(value)) is outside \(Self.rangeText(range)); clamped to \(JSONText.shortNumber(result))",
                        at: path(), offset: offset)
         return result
     }
 
-    private func rangeText(_ range: ClosedRange<Double>) -> String {
+    private static func rangeText(_ range: ClosedRange<Double>) -> String {
         "\(JSONText.shortNumber(range.lowerBound))...\(JSONText.shortNumber(range.upperBound))"
     }
 
-    private func secondsText(_ value: Double) -> String {
+    private static func secondsText(_ value: Double) -> String {
         "\(JSONText.shortNumber(value)) s"
     }
 }

@@ -72,7 +72,9 @@ struct ValidateCommandTests {
         #expect(result.status == 1)
         let reports = try #require(try jsonObject(result.stdout) as? [[String: Any]])
         #expect(reports.count == 2)
-        #expect(reports.map { Set($0.keys) } == Array(repeating: ["file", "valid", "errors", "warnings"], count: 2))
+        #expect(reports.map { Set($0.keys) } == Array(repeating: ["file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
+        #expect(reports.map { $0["errorCount"] as? Int } == [0, 1])
+        #expect(reports.map { $0["warningCount"] as? Int } == [1, 0])
         #expect(reports[0]["file"] as? String == "warn.ahap")
         #expect(reports[0]["valid"] as? Bool == true)
         #expect((reports[0]["errors"] as? [Any])?.isEmpty == true)
@@ -114,5 +116,16 @@ struct ValidateCommandTests {
         for text in ["Check AHAP files", "--strict", "\"suggestion\"", "Exit status", "Examples:", "haptics validate --strict"] {
             #expect(result.output.contains(text), "\(text)")
         }
+    }
+
+    @Test("a flood of warnings is listed in part, and the summary counts them all")
+    func floodOfWarnings() async throws {
+        let elements = Array(repeating: "{\"Event\":{\"Time\":0,\"EventType\":\"HapticTransient\",\"Colr\":1}}", count: 5000)
+        let json = "{\"Pattern\":[" + elements.joined(separator: ",") + "]}"
+        let result = try await HapticsProcess.run(["validate", "-"], stdin: Data(json.utf8))
+        #expect(result.status == 0)
+        #expect(result.outputLines.count == 102)
+        #expect(result.outputLines[100] == "-: warning: 4900 more warnings not shown")
+        #expect(result.outputLines.last == "-: valid (5000 warnings)")
     }
 }
