@@ -1,10 +1,10 @@
 /// How the toolkit writes JSON scalars: numbers in their shortest round-trip form and
 /// properly escaped strings.
-public enum JSONText {
+enum JSONText {
     /// The shortest text that reads back as exactly `value` (Swift's `description`), such as
     /// `0.1`, `1.0` or `1e-05`. Negative zero is written as `0.0`; NaN and infinities, which
     /// JSON cannot hold, as `0.0`.
-    public static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         guard value.isFinite, value != 0 else { return "0.0" }
         return value.description
     }
@@ -42,7 +42,7 @@ public enum JSONText {
     }
 
     /// The string in double quotes, with `"`, `\` and control characters escaped.
-    public static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         var result = "\""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 2)
         for scalar in text.unicodeScalars {

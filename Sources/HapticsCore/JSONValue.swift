@@ -39,3 +39,22 @@ struct JSONMember: Sendable {
     var keyStart: Int
     var value: JSONValue
 }
+
+/// The members of one JSON object, looked up by key.
+struct JSONFields {
+    let members: [JSONMember]
+
+    init(_ members: [JSONMember]) { self.members = members }
+
+    subscript(key: String) -> JSONValue? {
+        members.first { $0.key == key }?.value
+    }
+}
+
+extension JSONValue {
+    /// Whether the value is `null`.
+    var isNull: Bool {
+        if case .null = content { return true }
+        return false
+    }
+}
