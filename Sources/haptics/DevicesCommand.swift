@@ -1,7 +1,91 @@
 import ArgumentParser
+import Foundation
 import Haptics
 
 struct DevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "devices", abstract: "Not yet available.")
-    func run() throws { throw CLIError.invalidInput("'devices' is not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List the audio outputs and rumble devices haptics can play to.",
+        discussion: """
+        Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
+        Channel counts, rates and formats are shown for sound-card (hw:) devices that are not \
+        in use by another program. Rumble devices are evdev force-feedback devices (gamepads): \
+        pass a path to `haptics play --rumble`.
+        """
+    )
+
+    @Flag(name: .long, help: "Print a JSON object {\"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}.")
+    var json = false
+
+    func run() throws {
+        let report = DevicesReport(
+            audio: ALSADevices.playbackDevices(),
+            soundCards: ALSADevices.soundCards(),
+            rumble: RumbleDevices.list()
+        )
+        writeStandardOutput(json ? try report.json() : report.text())
+    }
+}
+
+/// What `haptics devices` prints; its JSON keys are part of the CLI contract.
+struct DevicesReport: Encodable {
+    var audio: [ALSADevice]
+    var soundCards: [ALSASoundCard]
+    var rumble: [RumbleDeviceInfo]
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    func text() -> String {
+        var lines = ["Audio outputs (ALSA; pass a name to --device):"]
+        let width = min(40, audio.map(\.name.count).max() ?? 0)
+        for device in audio {
+            let name = device.name.padding(toLength: max(width, device.name.count), withPad: " ", startingAt: 0)
+            lines.append("  \(name)  \(Self.summary(of: device))")
+        }
+        if audio.isEmpty {
+            lines.append("  none (ALSA lists no playback device)")
+        }
+        if soundCards.isEmpty {
+            lines.append("  no sound card found: only software devices are available")
+        } else {
+            lines.append("Sound cards:")
+            for card in soundCards {
+                lines.append("  \(card.index): \(card.name)\(card.longName.isEmpty ? "" : " — \(card.longName)")")
+            }
+        }
+        lines.append("")
+        lines.append("Rumble devices (force feedback; pass a path to play --rumble):")
+        if rumble.isEmpty {
+            lines.append("  none found (no /dev/input/event* device reports force feedback)")
+        }
+        for device in rumble { lines.append("  " + device.summaryLine) }
+        if rumble.contains(where: { !$0.accessible }) {
+            lines.append("")
+            lines.append(RumbleDevices.udevRuleHelp)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func summary(of device: ALSADevice) -> String {
+        var details: [String] = []
+        if let channels = device.channels {
+            details.append("\(channels) channel\(channels.max == 1 ? "" : "s")")
+        }
+        if let rates = device.sampleRates {
+            details.append("\(rates) Hz")
+        }
+        if let formats = device.formats, !formats.isEmpty {
+            details.append(formats.joined(separator: " "))
+        }
+        if device.isBusy {
+            details.append("busy: in use by another program")
+        }
+        let description = device.description.isEmpty ? "" : device.description
+        guard !details.isEmpty else { return description }
+        return "\(description) (\(details.joined(separator: ", ")))"
+    }
 }

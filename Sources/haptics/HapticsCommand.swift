@@ -23,7 +23,7 @@ struct HapticsCommand: ParsableCommand {
     /// Runs the command; failures become one line on stderr and the exit code of ``CLIError``.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(OptionalValues.normalize(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CLIError {
             FileHandle.standardError.write(Data("haptics: \(error.message)\n".utf8))

@@ -1,0 +1,259 @@
+internal import CALSA
+import Glibc
+import Synchronization
+
+/// An ALSA playback device driven with explicit hardware and software parameters.
+///
+/// Any ALSA PCM name works: `default`, `hw:CARD=…,DEV=…`, `plughw:…`, `pulse`, `null`, or the
+/// file plugin `file:'/tmp/out.wav',wav` (which writes what is played to a file). `null` and
+/// `file:` are not paced in real time: writes return as fast as they are made.
+///
+/// Opening negotiates, in this order: interleaved read/write access; the first format of
+/// `formats` the device accepts (Float32 is sent untouched, 16-bit is converted into a
+/// preallocated buffer, see ``ALSASampleConversion/s16(_:)``); the channel count and rate,
+/// exactly (plugin devices such as `plughw:`, `default` and `pulse` convert and resample;
+/// a bare `hw:` device that cannot do them is an error); about three periods making up a
+/// buffer of about `latency`. Playback starts as soon as one period is queued, so the first
+/// write is heard within milliseconds instead of after a full buffer.
+///
+/// See ``AudioOutput`` for which thread may call what.
+public final class ALSAOutput: AudioOutput, @unchecked Sendable {
+    /// The ALSA PCM name this output was opened with.
+    public let device: String
+    public let sampleRate: Int
+    public let channelCount: Int
+    public let periodFrames: Int
+    public let bufferFrames: Int
+    /// The sample format the device accepted, for information.
+    public let negotiatedFormat: ALSASampleFormat
+
+    /// Underruns, suspends and lost states recovered from since opening (for diagnostics).
+    public var recoveryCount: Int { recoveries.load(ordering: .relaxed) }
+
+    // @unchecked Sendable: the handle and the audio-thread state below are touched by the one
+    // audio thread (write, pendingFrames, drain); stop() from other threads goes through
+    // alsa-lib's own per-PCM locking and the atomics; close() must not overlap a write.
+    private let handle: OpaquePointer
+    private let closed = Atomic<Bool>(false)
+    private let recoveries = Atomic<Int>(0)
+    /// Bumped by every stop(), so a write in progress can tell that it was cut short.
+    private let stops = Atomic<Int>(0)
+
+    // Audio-thread state, preallocated at open.
+    private let frameBytes: Int
+    private let scratchFrames: Int
+    private let floatScratch: UnsafeMutablePointer<Float>
+    private let s16Scratch: UnsafeMutablePointer<Int16>?
+    private var fade: ALSAFadeIn
+    private var stopsSeen = 0
+
+    /// Opens `device` for playback.
+    ///
+    /// - Parameters:
+    ///   - device: an ALSA PCM name (see the type's documentation).
+    ///   - sampleRate: frames per second; must be exact unless the device resamples.
+    ///   - channelCount: interleaved channels per frame.
+    ///   - latency: the buffer length to aim for; periods are about a third of it.
+    ///   - formats: the sample formats to try, in order of preference.
+    /// - Throws: ``AudioOutputError/deviceUnavailable(device:reason:)`` when the device is
+    ///   missing, busy or refuses to open (a busy device fails at once rather than blocking);
+    ///   ``AudioOutputError/unsupportedConfiguration(device:reason:)`` when it cannot play the
+    ///   requested rate, channels or formats.
+    public init(
+        device: String = "default",
+        sampleRate: Int,
+        channelCount: Int,
+        latency: Duration = .milliseconds(20),
+        formats: [ALSASampleFormat] = [.float32, .s16]
+    ) throws(AudioOutputError) {
+        func unsupported(_ reason: String) -> AudioOutputError {
+            .unsupportedConfiguration(device: device, reason: reason)
+        }
+        guard (1...1_000_000).contains(sampleRate) else { throw unsupported("sample rate \(sampleRate) Hz is out of range") }
+        guard (1...1024).contains(channelCount) else { throw unsupported("channel count \(channelCount) is out of range") }
+        guard latency > .zero else { throw unsupported("latency must be positive") }
+        guard !formats.isEmpty else { throw unsupported("no sample format to try") }
+
+        ALSADiagnostics.begin()
+        var opened: OpaquePointer?
+        // Non-blocking first: a device held by another program then fails with EBUSY at once
+        // instead of waiting for it to be released.
+        let openResult = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        guard openResult >= 0, let pcm = opened else {
+            throw .deviceUnavailable(device: device, reason: Self.describeOpenFailure(openResult))
+        }
+        let configuration: ALSAConfiguration
+        do throws(AudioOutputError) {
+            guard snd_pcm_nonblock(pcm, 0) >= 0 else {
+                throw .deviceUnavailable(device: device, reason: "cannot switch to blocking mode: \(ALSADiagnostics.describeWithMessage(-EINVAL))")
+            }
+            configuration = try ALSAConfiguration.apply(
+                to: pcm, device: device, sampleRate: sampleRate, channelCount: channelCount,
+                latency: latency, formats: formats
+            )
+        } catch {
+            snd_pcm_close(pcm)
+            throw error
+        }
+
+        self.device = device
+        self.handle = pcm
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.periodFrames = configuration.periodFrames
+        self.bufferFrames = configuration.bufferFrames
+        self.negotiatedFormat = configuration.format
+        self.frameBytes = configuration.format.bytesPerSample * channelCount
+        self.scratchFrames = max(1, configuration.periodFrames)
+        self.floatScratch = .allocate(capacity: scratchFrames * channelCount)
+        self.s16Scratch = configuration.format == .s16 ? .allocate(capacity: scratchFrames * channelCount) : nil
+        self.fade = ALSAFadeIn(length: (sampleRate + 999) / 1000)
+    }
+
+    deinit {
+        close()
+        floatScratch.deallocate()
+        s16Scratch?.deallocate()
+    }
+
+    // MARK: Audio thread
+
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError) {
+        guard !closed.load(ordering: .acquiring) else {
+            throw .deviceLost(device: device, reason: "the device was closed")
+        }
+        guard let base = samples.baseAddress else { return }
+        ALSADiagnostics.forgetMessage()
+        let stopsAtStart = stops.load(ordering: .acquiring)
+        if stopsAtStart != stopsSeen {
+            // Playback restarts after a stop: whatever the signal is now, do not jump to it.
+            stopsSeen = stopsAtStart
+            fade.arm()
+        }
+        let totalFrames = samples.count / channelCount
+        var done = 0
+        while done < totalFrames {
+            let frames = min(totalFrames - done, scratchFrames)
+            switch try writeChunk(base + done * channelCount, frames: frames, stopsAtStart: stopsAtStart) {
+            case .complete:
+                done += frames
+            case .recovered(let written):
+                // The rest of this chunk is converted again, faded in from silence.
+                done += written
+                fade.arm()
+            case .stopped:
+                return
+            }
+        }
+    }
+
+    public func pendingFrames() -> Int {
+        guard !closed.load(ordering: .acquiring) else { return 0 }
+        var delay: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(handle, &delay) >= 0 else { return 0 }
+        return max(0, Int(delay))
+    }
+
+    public func drain() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        snd_pcm_drain(handle)
+        snd_pcm_prepare(handle)
+    }
+
+    // MARK: Any thread
+
+    public func stop() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        stops.add(1, ordering: .releasing)
+        snd_pcm_drop(handle)
+        snd_pcm_prepare(handle)
+    }
+
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        snd_pcm_close(handle)
+    }
+
+    // MARK: Writing
+
+    private enum ChunkOutcome {
+        case complete
+        /// The device lost its queue (underrun, suspend) after this many frames were written.
+        case recovered(written: Int)
+        /// stop() was called meanwhile: the rest of the write is discarded.
+        case stopped
+    }
+
+    /// Writes one chunk of at most `scratchFrames` frames, looping over partial writes.
+    private func writeChunk(_ source: UnsafePointer<Float>, frames: Int, stopsAtStart: Int) throws(AudioOutputError) -> ChunkOutcome {
+        let bytes: UnsafeRawPointer
+        if let s16Scratch {
+            ALSASampleConversion.convertToS16(source, frames: frames, channels: channelCount, into: s16Scratch, fade: &fade)
+            bytes = UnsafeRawPointer(s16Scratch)
+        } else if fade.isActive {
+            ALSASampleConversion.copy(source, frames: frames, channels: channelCount, into: floatScratch, fade: &fade)
+            bytes = UnsafeRawPointer(floatScratch)
+        } else {
+            bytes = UnsafeRawPointer(source)
+        }
+
+        var written = 0
+        while written < frames {
+            let result = snd_pcm_writei(handle, bytes + written * frameBytes, snd_pcm_uframes_t(frames - written))
+            if result > 0 {
+                written += Int(result)
+                if written < frames, stops.load(ordering: .acquiring) != stopsAtStart { return .stopped }
+                continue
+            }
+            if stops.load(ordering: .acquiring) != stopsAtStart { return .stopped }
+            let code = Int32(truncatingIfNeeded: result)
+            switch code {
+            case 0, -EAGAIN:
+                // Blocking mode should not get here; wait for room rather than spin.
+                snd_pcm_wait(handle, 100)
+            case -EINTR:
+                continue
+            default:
+                if snd_pcm_recover(handle, code, 1) >= 0 {
+                    recoveries.add(1, ordering: .relaxed)
+                    return .recovered(written: written)
+                }
+                // A stream left in the setup state (e.g. by a drop racing us) can be prepared
+                // again; a disconnected device cannot, and that failure is what we report.
+                if code == -EBADFD, snd_pcm_state(handle) != SND_PCM_STATE_DISCONNECTED, snd_pcm_prepare(handle) >= 0 {
+                    recoveries.add(1, ordering: .relaxed)
+                    return .recovered(written: written)
+                }
+                throw .deviceLost(device: device, reason: Self.describeLoss(code))
+            }
+        }
+        return .complete
+    }
+
+    // MARK: Messages
+
+    private static func describeOpenFailure(_ code: Int32) -> String {
+        let text = ALSADiagnostics.describeWithMessage(code)
+        switch -code {
+        case EBUSY:
+            return "\(text) (another program is using it)"
+        case EACCES, EPERM:
+            return "\(text) (is your user in the 'audio' group?)"
+        default:
+            // Missing cards come back as ENOENT, ENODEV, ENXIO or, for a card number that
+            // does not exist, EINVAL; unknown names as ENOENT.
+            return "\(text) (is the card connected? see 'haptics devices')"
+        }
+    }
+
+    /// Runs on the audio thread, but only once, as it gives up: allocating is fine there.
+    private static func describeLoss(_ code: Int32) -> String {
+        let text = ALSADiagnostics.describeWithMessage(code)
+        switch -code {
+        case ENODEV, EBADFD:
+            return "\(text) (was it unplugged?)"
+        default:
+            return text
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// Where the engine's mixed signal goes: a device that takes interleaved Float32 frames at a
+/// fixed rate.
+///
+/// Threading: an output is created on one thread and then handed to the engine's audio
+/// thread, hence `Sendable`. ``write(_:)`` and ``pendingFrames()`` belong to that one audio
+/// thread. ``stop()`` may be called from any thread, also while a ``write(_:)`` is blocked (the
+/// write then returns early, its remaining samples discarded). ``drain()`` and ``close()`` must
+/// not overlap a ``write(_:)``: call them from the audio thread, or after it has finished.
+public protocol AudioOutput: AnyObject, Sendable {
+    /// Frames per second the device runs at.
+    var sampleRate: Int { get }
+    /// Samples per frame; ``write(_:)`` takes this many interleaved samples per frame.
+    var channelCount: Int { get }
+    /// Frames per write the device prefers (the ALSA period size).
+    var periodFrames: Int { get }
+    /// Frames the device queues at most (the ALSA buffer size).
+    var bufferFrames: Int { get }
+
+    /// Writes interleaved Float32 samples (`frames × channelCount` of them), blocking until
+    /// they are queued.
+    ///
+    /// Audio thread only: it does not allocate, lock or log. It recovers from underruns and
+    /// suspends itself and fades the first re-written samples in over about 1 ms, so a
+    /// recovery never clicks. A trailing partial frame is ignored.
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError)
+
+    /// Frames written but not yet heard, for the engine clock; 0 when unknown.
+    func pendingFrames() -> Int
+
+    /// Lets queued audio play out, then stops; later writes start playback afresh.
+    func drain()
+
+    /// Stops at once, discarding queued audio; later writes start playback afresh. Idempotent.
+    func stop()
+
+    /// Closes the device; later writes fail with ``AudioOutputError/deviceLost(device:reason:)``.
+    /// Idempotent.
+    func close()
+}
+
+/// Why an audio output could not open or stopped working.
+public enum AudioOutputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The device is missing, busy or refused to open (the CLI exits with 69).
+    case deviceUnavailable(device: String, reason: String)
+    /// The device opened but cannot play the requested rate, channel count or format.
+    case unsupportedConfiguration(device: String, reason: String)
+    /// The device went away or failed for good while playing (unplugged, closed, I/O error).
+    case deviceLost(device: String, reason: String)
+
+    /// The device the error is about.
+    public var device: String {
+        switch self {
+        case .deviceUnavailable(let device, _), .unsupportedConfiguration(let device, _), .deviceLost(let device, _):
+            device
+        }
+    }
+
+    /// What went wrong, without the device name.
+    public var reason: String {
+        switch self {
+        case .deviceUnavailable(_, let reason), .unsupportedConfiguration(_, let reason), .deviceLost(_, let reason):
+            reason
+        }
+    }
+
+    /// One line naming the device and what failed, for the user.
+    public var description: String {
+        switch self {
+        case .deviceUnavailable(let device, let reason), .unsupportedConfiguration(let device, let reason):
+            "audio device '\(device)': \(reason)"
+        case .deviceLost(let device, let reason):
+            "audio device '\(device)' stopped working: \(reason)"
+        }
+    }
+}

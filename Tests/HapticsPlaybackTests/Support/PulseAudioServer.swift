@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+
+/// A private PulseAudio server with one null sink, for playing through ALSA's `pulse` device in
+/// real time without a sound card, and recording what the sink played from its monitor.
+///
+/// The server runs in the foreground of its own process (`--daemonize=no`) with a runtime and
+/// state directory of its own and a socket in that directory, so it never meets a user's or
+/// another test run's server. It runs as root too: pulseaudio only warns about that in user mode.
+///
+/// Use ``withServer(sampleRate:channelCount:_:)``: it serialises users across the whole test
+/// process (the ALSA plugin finds the server through the process-wide `PULSE_SERVER`), runs
+/// the body on a thread of its own (the body blocks on device writes) and always stops the
+/// server. A test whose machine cannot run pulseaudio is cancelled (reported as skipped) with
+/// the reason.
+final class PulseAudioServer: @unchecked Sendable {
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let sinkName = "haptics_test"
+    let sampleRate: Int
+    let channelCount: Int
+    let directory: URL
+    /// What `PULSE_SERVER` is set to while the body runs.
+    var serverAddress: String { "unix:" + directory.appendingPathComponent("native").path }
+
+    private let daemon: Process
+
+    /// Starts a server, sets `PULSE_SERVER` for this process, runs `body` on a dedicated thread,
+    /// then unsets it and stops the server. Cancels the current test when no server can start.
+    static func withServer<Result: Sendable>(
+        sampleRate: Int = 48_000, channelCount: Int = 2,
+        _ body: @escaping @Sendable (PulseAudioServer) throws -> Result
+    ) async throws -> Result {
+        await processWideLock.lock()
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = try await runOnDedicatedThread {
+                let server: PulseAudioServer
+                do {
+                    server = try PulseAudioServer(sampleRate: sampleRate, channelCount: channelCount)
+                } catch {
+                    return .failure(error)
+                }
+                setenv("PULSE_SERVER", server.serverAddress, 1)
+                defer {
+                    unsetenv("PULSE_SERVER")
+                    server.stop()
+                }
+                return Swift.Result { try body(server) }
+            }
+        } catch {
+            await processWideLock.unlock()
+            throw error
+        }
+        await processWideLock.unlock()
+        if case .failure(let error as Unavailable) = outcome {
+            try Test.cancel("PulseAudio is not available here, skipping: \(error)")
+        }
+        return try outcome.get()
+    }
+
+    private static let processWideLock = AsyncLock()
+
+    private init(sampleRate: Int, channelCount: Int) throws {
+        guard let pulseaudio = Self.executable("pulseaudio") else {
+            throw Unavailable(description: "pulseaudio is not installed (Debian: pulseaudio)")
+        }
+        guard Self.executable("parec") != nil, Self.executable("pactl") != nil else {
+            throw Unavailable(description: "parec or pactl is not installed (Debian: pulseaudio-utils)")
+        }
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
+
+        daemon = Process()
+        daemon.executableURL = pulseaudio
+        daemon.arguments = [
+            "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
+            "--log-target=stderr",
+            "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le",
+            "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
+        ]
+        daemon.environment = environment
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = try Self.logFile(directory.appendingPathComponent("pulseaudio.log"))
+        do {
+            try daemon.run()
+        } catch {
+            throw Unavailable(description: "cannot run pulseaudio: \(error)")
+        }
+        do {
+            try waitUntilReady()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// The environment for the server and its clients: everything private to `directory`.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_RUNTIME_PATH"] = directory.path
+        environment["PULSE_STATE_PATH"] = directory.appendingPathComponent("state").path
+        environment["PULSE_SERVER"] = serverAddress
+        return environment
+    }
+
+    private func waitUntilReady() throws {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            guard daemon.isRunning else {
+                throw Unavailable(description: "pulseaudio exited at start: \(logTail())")
+            }
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("native").path), (try? run("pactl", ["info"])) == 0 {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw Unavailable(description: "pulseaudio did not accept connections within 15 s: \(logTail())")
+    }
+
+    /// Records the sink's monitor (interleaved Float32 at the sink's rate) until the
+    /// recording is stopped; returns once samples are arriving.
+    func startRecording() throws -> MonitorRecording {
+        try MonitorRecording(server: self)
+    }
+
+    func stop() {
+        if daemon.isRunning {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func logTail() -> String {
+        let log = (try? String(contentsOf: directory.appendingPathComponent("pulseaudio.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").suffix(3).joined(separator: " | ")
+    }
+
+    /// Runs a PulseAudio tool against this server and returns its exit status.
+    @discardableResult
+    func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
+        guard let url = Self.executable(tool) else { throw Unavailable(description: "\(tool) is not installed") }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    static func executable(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    static func logFile(_ url: URL) throws -> FileHandle {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw Unavailable(description: "cannot create \(url.path)")
+        }
+        return try FileHandle(forWritingTo: url)
+    }
+}
+
+/// `parec` recording a null sink's monitor to a raw Float32 file.
+final class MonitorRecording {
+    let file: URL
+    let channelCount: Int
+    private let process: Process
+
+    fileprivate init(server: PulseAudioServer) throws {
+        file = server.directory.appendingPathComponent("monitor-\(UUID().uuidString.prefix(8)).raw")
+        channelCount = server.channelCount
+        guard let parec = PulseAudioServer.executable("parec") else {
+            throw PulseAudioServer.Unavailable(description: "parec is not installed")
+        }
+        process = Process()
+        process.executableURL = parec
+        process.arguments = [
+            "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
+            "--rate=\(server.sampleRate)", "--channels=\(server.channelCount)", "--latency-msec=10",
+        ]
+        process.environment = server.environment
+        process.standardOutput = try PulseAudioServer.logFile(file)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        // The null sink renders silence while idle, so data flows as soon as parec is connected.
+        let deadline = Date().addingTimeInterval(10)
+        while (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 == 0 {
+            guard process.isRunning, Date() < deadline else {
+                throw PulseAudioServer.Unavailable(description: "parec recorded nothing within 10 s")
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    /// Stops recording and returns the interleaved samples.
+    func stop() throws -> [Float] {
+        if process.isRunning {
+            process.interrupt()
+            process.waitUntilExit()
+        }
+        let bytes = try Data(contentsOf: file)
+        return bytes.withUnsafeBytes { raw in
+            stride(from: 0, to: raw.count - 3, by: 4).map { Float(bitPattern: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self).littleEndian) }
+        }
+    }
+}
+
+/// A lock that suspends instead of blocking a thread.
+actor AsyncLock {
+    private var isLocked = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func lock() async {
+        guard isLocked else {
+            isLocked = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func unlock() {
+        if waiters.isEmpty {
+            isLocked = false
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+}
+
+/// Runs blocking work (device writes, waiting for processes) on a thread of its own rather
+/// than on one of the few threads Swift concurrency shares between tests.
+func runOnDedicatedThread<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Swift.Result { try body() })
+        }
+        thread.start()
+    }
+}
