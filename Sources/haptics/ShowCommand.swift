@@ -18,7 +18,7 @@ struct ShowCommand: ParsableCommand {
 
         With --json, standard output is one JSON object (keys sorted):
 
-          {"source": "Boing.ahap", "version": 1, "duration": 0.265,
+          {"source": "Boing.ahap", "version": 1, "duration": 0.27,
            "metadata": {"Project": "...", ...},
            "counts": {"events": 2, "transients": 1, "continuous": 1,
                       "audioContinuous": 0, "audioCustom": 0,
@@ -27,7 +27,8 @@ struct ShowCommand: ParsableCommand {
                        "haptic": true, "intensity": 0.8, "sharpness": 0.4,
                        "parameters": [{"id": "HapticIntensity", "value": 0.8}, ...],
                        "waveformPath": null}, ...],
-           "parameters": [{"time": 0.5, "id": "HapticIntensityControl", "value": 0.4}, ...],
+           "parameters": [{"time": 0.5, "id": "HapticIntensityControl",
+                           "value": 0.4}, ...],
            "curves": [{"time": 0.015, "id": "HapticIntensityControl", "end": 0.265,
                        "controlPoints": [{"time": 0, "value": 1}, ...]}, ...]}
 
@@ -35,6 +36,8 @@ struct ShowCommand: ParsableCommand {
         times keep the pattern's order). "intensity" and "sharpness" are the values the event \
         plays with (written or default, clamped), null for audio events; "parameters" are the \
         event parameters as written; "end" is when the element stops contributing.
+
+        Exit status: 0 on success, 1 when the pattern is invalid.
 
         Examples:
           haptics show Boing.ahap
