@@ -57,17 +57,17 @@ public struct AHAPDecoder: Sendable {
         switch parsed.result {
         case .failure(let failure):
             report.syntaxProblem(.error, failure.message, at: failure.path, offset: failure.offset)
-            throw AHAPError(report.diagnostics())
+            throw AHAPError(report.diagnostics(), errorCount: report.errorCount, warningCount: report.warningCount)
         case .success(let value):
             root = value
         }
         var reader = AHAPPatternReader(report: report, limits: limits, baseDirectory: baseDirectory, bytes: bytes)
         let pattern = reader.read(root)
-        let diagnostics = reader.report.diagnostics()
-        guard let pattern, !reader.report.hasErrors else {
-            throw AHAPError(diagnostics)
+        let final = reader.report
+        guard let pattern, !final.hasErrors else {
+            throw AHAPError(final.diagnostics(), errorCount: final.errorCount, warningCount: final.warningCount)
         }
-        return AHAPDocument(pattern: pattern, diagnostics: diagnostics)
+        return AHAPDocument(pattern: pattern, diagnostics: final.diagnostics(), warningCount: final.warningCount)
     }
 
     /// Decodes an AHAP file. Sound files of AudioCustom events are looked for next to it.

@@ -63,11 +63,20 @@ public struct AHAPDiagnostic: Sendable, Hashable, CustomStringConvertible {
 
 /// Decoding failed; `diagnostics` holds every problem found, errors first.
 public struct AHAPError: Error, Sendable, CustomStringConvertible {
-    /// Every problem found, errors first.
+    /// The problems found, errors first. When there are very many, the first ones of each
+    /// severity are listed, followed by a line counting the rest.
     public var diagnostics: [AHAPDiagnostic]
+    /// How many errors were found, including any not listed in ``diagnostics``.
+    public var errorCount: Int
+    /// How many warnings were found, including any not listed in ``diagnostics``.
+    public var warningCount: Int
 
-    /// Creates an error from its diagnostics.
-    public init(_ diagnostics: [AHAPDiagnostic]) { self.diagnostics = diagnostics }
+    /// Creates an error from its diagnostics; the counts default to those listed.
+    public init(_ diagnostics: [AHAPDiagnostic], errorCount: Int? = nil, warningCount: Int? = nil) {
+        self.diagnostics = diagnostics
+        self.errorCount = errorCount ?? diagnostics.count { $0.severity == .error }
+        self.warningCount = warningCount ?? diagnostics.count { $0.severity == .warning }
+    }
 
     /// The first error's line.
     public var description: String {
@@ -82,12 +91,16 @@ public struct AHAPError: Error, Sendable, CustomStringConvertible {
 public struct AHAPDocument: Sendable {
     /// The pattern, with out-of-range values clamped and unknown entries left out.
     public var pattern: HapticPattern
-    /// The warnings found while decoding (never errors: those make decoding throw).
+    /// The warnings found while decoding (never errors: those make decoding throw). When there
+    /// are very many, the first ones are listed, followed by a line counting the rest.
     public var diagnostics: [AHAPDiagnostic]
+    /// How many warnings were found, including any not listed in ``diagnostics``.
+    public var warningCount: Int
 
-    /// Creates a document.
-    public init(pattern: HapticPattern, diagnostics: [AHAPDiagnostic] = []) {
+    /// Creates a document; the count defaults to the warnings listed.
+    public init(pattern: HapticPattern, diagnostics: [AHAPDiagnostic] = [], warningCount: Int? = nil) {
         self.pattern = pattern
         self.diagnostics = diagnostics
+        self.warningCount = warningCount ?? diagnostics.count
     }
 }

@@ -197,14 +197,17 @@ struct JSONParser {
         let quote = index
         index += 1
         let contentStart = index
-        // Fast path: most strings have no escapes.
+        // Fast path: most strings are ASCII without escapes.
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try validatedText(UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), from: quote)
+                let utf8 = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
+                let text = isASCII ? String(decoding: utf8, as: UTF8.self) : try validatedText(utf8, from: quote)
                 index += 1
                 return text
             }
+            if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw controlCharacterFailure(byte) }
             index += 1
@@ -334,7 +337,8 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count else {
-                throw failure("unexpected end of input; expected a value or ']' (the array opened at \(positionText(start)) is not closed)")
+                let expected = items.isEmpty || pendingComma != nil ? "a value or ']'" : "',' or ']'"
+                throw failure("unexpected end of input; expected \(expected) (the array opened at \(positionText(start)) is not closed)")
             }
             if bytes[index] == UInt8(ascii: "]") {
                 if let comma = pendingComma { recordTrailingComma(at: comma, closing: "]") }
@@ -374,7 +378,8 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count else {
-                throw failure("unexpected end of input; expected a key or '}' (the object opened at \(positionText(start)) is not closed)")
+                let expected = members.isEmpty || pendingComma != nil ? "a key or '}'" : "',' or '}'"
+                throw failure("unexpected end of input; expected \(expected) (the object opened at \(positionText(start)) is not closed)")
             }
             if bytes[index] == UInt8(ascii: "}") {
                 if let comma = pendingComma { recordTrailingComma(at: comma, closing: "}") }
@@ -382,7 +387,7 @@ struct JSONParser {
                 break
             }
             if !members.isEmpty && pendingComma == nil {
-                let after = members.last.map { " after the value of '\($0.key)'" } ?? ""
+                let after = members.last.map { " after the value of '\(JSONText.display($0.key))'" } ?? ""
                 throw failure("expected ',' or '}'\(after), found \(describeByte(at: index))")
             }
             guard bytes[index] == UInt8(ascii: "\"") else {
@@ -395,10 +400,10 @@ struct JSONParser {
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count else {
-                throw failure("unexpected end of input; expected ':' after the key '\(key)'")
+                throw failure("unexpected end of input; expected ':' after the key '\(JSONText.display(key))'")
             }
             guard bytes[index] == UInt8(ascii: ":") else {
-                throw failure("expected ':' after the key '\(key)', found \(describeByte(at: index))")
+                throw failure("expected ':' after the key '\(JSONText.display(key))', found \(describeByte(at: index))")
             }
             index += 1
             path.append(.key(key))
@@ -409,7 +414,7 @@ struct JSONParser {
                 record(JSONIssue(
                     path: JSONPath.appending(key, to: JSONPath.render(path)),
                     offset: keyStart,
-                    message: "duplicate key '\(key)'; the last value is used"))
+                    message: "duplicate key '\(JSONText.display(key))'; the last value is used"))
                 members[existing] = member
             } else {
                 members.append(member)

@@ -24,7 +24,7 @@ enum JSONPath {
             switch component {
             case .key(let key):
                 if !text.isEmpty { text += "." }
-                text += key
+                text += JSONText.display(key)
             case .index(let index):
                 text += "[\(index)]"
             }
@@ -34,6 +34,7 @@ enum JSONPath {
 
     /// `base.key`, or `key` at the top level.
     static func appending(_ key: String, to base: String) -> String {
-        base.isEmpty ? key : base + "." + key
+        let shown = JSONText.display(key)
+        return base.isEmpty ? shown : base + "." + shown
     }
 }

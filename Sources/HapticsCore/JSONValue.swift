@@ -25,8 +25,7 @@ struct JSONValue: Sendable {
         case .bool(let value): return value ? "true" : "false"
         case .number(let value): return "a number (\(JSONText.shortNumber(value)))"
         case .string(let text):
-            let preview = text.count > 24 ? String(text.prefix(24)) + "…" : text
-            return "a string (\(JSONText.quoted(preview)))"
+            return "a string (\"\(JSONText.display(text, maxLength: 24))\")"
         case .array: return "an array"
         case .object: return "an object"
         }
@@ -39,4 +38,23 @@ struct JSONMember: Sendable {
     /// Byte offset of the key's opening quote.
     var keyStart: Int
     var value: JSONValue
+}
+
+/// The members of one JSON object, looked up by key.
+struct JSONFields {
+    let members: [JSONMember]
+
+    init(_ members: [JSONMember]) { self.members = members }
+
+    subscript(key: String) -> JSONValue? {
+        members.first { $0.key == key }?.value
+    }
+}
+
+extension JSONValue {
+    /// Whether the value is `null`.
+    var isNull: Bool {
+        if case .null = content { return true }
+        return false
+    }
 }

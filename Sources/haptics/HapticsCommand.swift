@@ -29,6 +29,11 @@ struct HapticsCommand: ParsableCommand {
             FileHandle.standardError.write(Data("haptics: \(error.message)\n".utf8))
             Foundation.exit(error.code.rawValue)
         } catch {
+            // ArgumentParser exits with EX_USAGE (64) on usage errors; the tool's contract is 2.
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
             exit(withError: error)
         }
     }

@@ -34,14 +34,16 @@ struct ValidateCommand: ParsableCommand {
         With --json, standard output is one JSON array with an object per file, in argument \
         order, keys sorted:
 
-          [{"file": "a.ahap", "valid": false,
+          [{"file": "a.ahap", "valid": false, "errorCount": 1, "warningCount": 0,
             "errors": [{"severity": "error", "location": "Pattern[0].Event.Time",
                         "line": 14, "column": 17, "message": "negative time -1; ...",
                         "suggestion": null}],
             "warnings": [ ...objects of the same shape... ]}]
 
         "line" and "column" (1-based) are null when unknown, "suggestion" is null unless a \
-        near-miss key or name was found; "location" is "" for the whole file.
+        near-miss key or name was found; "location" is "" for the whole file. At most 100 \
+        errors and 100 warnings are listed per file, each list then ending with an entry \
+        such as "5000 more warnings not shown"; the counts include every problem found.
 
         Examples:
           haptics validate Boing.ahap
@@ -52,7 +54,7 @@ struct ValidateCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("AHAP files to check; - reads standard input.", valueName: "file"))
-    var files: [String] = []
+    var files: [String]
 
     @Flag(help: "Treat every warning as an error.")
     var strict = false
@@ -60,15 +62,9 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print one JSON report on standard output instead of lines.")
     var json = false
 
-    func validate() throws {
-        guard !files.isEmpty else {
-            throw ValidationError("Give at least one FILE to check (- for standard input).")
-        }
-    }
-
     func run() throws {
         let decoder = AHAPDecoder(mode: strict ? .strict : .lenient)
-        let reports = files.map { FileReport(file: $0, diagnostics: check($0, with: decoder)) }
+        let reports = files.map { check($0, with: decoder) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -86,15 +82,15 @@ struct ValidateCommand: ParsableCommand {
         }
     }
 
-    /// Every diagnostic for one file, errors first; an empty list when the file is clean.
-    private func check(_ file: String, with decoder: AHAPDecoder) -> [AHAPDiagnostic] {
+    /// What decoding one file found.
+    private func check(_ file: String, with decoder: AHAPDecoder) -> FileReport {
         do {
             let document = file == "-"
                 ? try decoder.decode(from: .standardInput, source: "-")
                 : try decoder.decode(contentsOf: URL(fileURLWithPath: file))
-            return document.diagnostics
+            return FileReport(file: file, diagnostics: document.diagnostics, errorCount: 0, warningCount: document.warningCount)
         } catch {
-            return error.diagnostics
+            return FileReport(file: file, diagnostics: error.diagnostics, errorCount: error.errorCount, warningCount: error.warningCount)
         }
     }
 }
@@ -102,16 +98,21 @@ struct ValidateCommand: ParsableCommand {
 /// The outcome of checking one file, as printed and as encoded by `--json`.
 private struct FileReport: Encodable {
     var file: String
+    /// The problems listed, errors first; very many are cut short with a line counting the rest.
     var diagnostics: [AHAPDiagnostic]
+    /// Every error found, listed or not.
+    var errorCount: Int
+    /// Every warning found, listed or not.
+    var warningCount: Int
 
     var errors: [AHAPDiagnostic] { diagnostics.filter { $0.severity == .error } }
     var warnings: [AHAPDiagnostic] { diagnostics.filter { $0.severity == .warning } }
-    var valid: Bool { errors.isEmpty }
+    var valid: Bool { errorCount == 0 }
 
     var summary: String {
         var counts: [String] = []
-        if !errors.isEmpty { counts.append(Self.count(errors.count, "error")) }
-        if !warnings.isEmpty { counts.append(Self.count(warnings.count, "warning")) }
+        if errorCount > 0 { counts.append(Self.count(errorCount, "error")) }
+        if warningCount > 0 { counts.append(Self.count(warningCount, "warning")) }
         let detail = counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"
         return "\(file): \(valid ? "valid" : "invalid")\(detail)"
     }
@@ -120,12 +121,14 @@ private struct FileReport: Encodable {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    enum CodingKeys: String, CodingKey { case file, valid, errors, warnings }
+    enum CodingKeys: String, CodingKey { case file, valid, errorCount, warningCount, errors, warnings }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(valid, forKey: .valid)
+        try container.encode(errorCount, forKey: .errorCount)
+        try container.encode(warningCount, forKey: .warningCount)
         try container.encode(errors.map(DiagnosticRecord.init), forKey: .errors)
         try container.encode(warnings.map(DiagnosticRecord.init), forKey: .warnings)
     }

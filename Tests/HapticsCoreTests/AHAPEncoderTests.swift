@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HapticsCore
+@testable import HapticsCore
 
 @Suite("Canonical AHAP encoding")
 struct AHAPEncoderTests {

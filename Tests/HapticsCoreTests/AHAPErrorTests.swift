@@ -182,8 +182,10 @@ struct AHAPErrorTests {
     func manyProblems() throws {
         let elements = (0..<500).map { _ in transient(at: "-1") }.joined(separator: ",")
         let error = try #require(throws: AHAPError.self) { try decode(document(elements)) }
-        #expect(error.diagnostics.count < 300)
-        #expect(error.diagnostics.last?.message.contains("more errors not shown") == true)
+        #expect(error.diagnostics.count == 101)
+        #expect(error.diagnostics.last?.message == "400 more errors not shown")
+        #expect(error.errorCount == 500)
+        #expect(error.warningCount == 0)
     }
 
     @Test("diagnostics carry the line and column of the offending value")
@@ -192,5 +194,15 @@ struct AHAPErrorTests {
         let error = try #require(throws: AHAPError.self) { try decode(json) }
         #expect(error.diagnostics.first?.line == 3)
         #expect(error.diagnostics.first?.column == 26)
+    }
+
+    @Test("a flood of warnings does not hide the errors")
+    func errorsAfterManyWarnings() throws {
+        let warnings = (0..<300).map { _ in transient(extra: "\"Colr\": 1") }.joined(separator: ",")
+        let error = try #require(throws: AHAPError.self) { try decode(document(warnings + ", " + transient(at: "-1"))) }
+        #expect(error.diagnostics.first?.location == "Pattern[300].Event.Time")
+        #expect(error.errorCount == 1)
+        #expect(error.warningCount == 300)
+        #expect(error.diagnostics.last?.message == "200 more warnings not shown")
     }
 }

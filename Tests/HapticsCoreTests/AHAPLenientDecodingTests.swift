@@ -264,4 +264,13 @@ struct AHAPLenientDecodingTests {
         #expect(pattern.events == [HapticEvent(.transient, at: 0.5)])
         #expect(throws: AHAPError.self) { try HapticPattern(ahap: Data(document(transient(extra: "\"X\": 1")).utf8), mode: .strict) }
     }
+
+    @Test("keys and names with control characters are shown escaped, keeping each diagnostic on one line")
+    func controlCharactersInKeys() throws {
+        let document = try decode(document(transient(extra: "\"Odd\\nKey\": 1")))
+        let warning = try #require(document.diagnostics.first)
+        #expect(warning.location == "Pattern[0].Event.Odd\\nKey")
+        #expect(warning.message == "unknown key 'Odd\\nKey' is ignored")
+        #expect(!warning.description.contains { $0.isNewline })
+    }
 }
