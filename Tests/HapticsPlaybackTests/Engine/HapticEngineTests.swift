@@ -208,7 +208,8 @@ struct HapticEngineTests {
         output.release()
         #expect(stopped.wait(timeout: .now() + 5) == .success)
         #expect(!engine.isRunning)
-        let player = try engine.makePlayer(with: HapticPattern(events: [.transient(at: 0)]))
+        // Long enough that the engine cannot go idle again before the check.
+        let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 5)]))
         try player.start()
         #expect(engine.isRunning)
         engine.stop()
