@@ -46,7 +46,7 @@ extension ActuatorProfile {
 
         func number(_ key: String) throws(ProfileError) -> Double? {
             guard let value = object[key] else { return nil }
-            guard let n = value as? NSNumber, !(value is Bool), n.doubleValue.isFinite else {
+            guard let n = value as? NSNumber, !n.isJSONBoolean, n.doubleValue.isFinite else {
                 throw ProfileError(file, key, "expected a number")
             }
             return n.doubleValue
@@ -61,7 +61,7 @@ extension ActuatorProfile {
             guard let array = value as? [Any], !array.isEmpty else { throw ProfileError(file, key, "expected a non-empty array of whole numbers") }
             var result: [Int] = []
             for element in array {
-                guard let n = element as? NSNumber, !(element is Bool), n.doubleValue.rounded() == n.doubleValue, abs(n.doubleValue) < 1e9 else {
+                guard let n = element as? NSNumber, !n.isJSONBoolean, n.doubleValue.rounded() == n.doubleValue, abs(n.doubleValue) < 1e9 else {
                     throw ProfileError(file, key, "expected a non-empty array of whole numbers")
                 }
                 result.append(n.intValue)
@@ -106,5 +106,14 @@ extension ActuatorProfile {
             return try ActuatorProfile(contentsOf: URL(fileURLWithPath: nameOrPath))
         }
         throw ProfileError(nameOrPath, nil, "no such profile (built-in: \(builtIn.map(\.name).joined(separator: ", ")); or give a path to a JSON file)")
+    }
+}
+
+private extension NSNumber {
+    /// Whether JSON wrote `true` or `false` here. Not `value is Bool`: on Linux that bridges
+    /// every NSNumber holding 0 or 1, so `"hapticChannels": [1]` would read as a boolean.
+    /// Foundation gives booleans the `c` type code.
+    var isJSONBoolean: Bool {
+        String(cString: objCType) == "c"
     }
 }

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A WAV file taken apart for checking what ``WAVWriter`` wrote: every header field as stored,
+/// and the `data` chunk's bytes.
+struct WAVHeader {
+    struct ReadError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The RIFF chunk's size field.
+    var riffSize: Int
+    /// The `fmt ` chunk's size field.
+    var fmtSize: Int
+    /// The format tag: 1 integer PCM, 3 IEEE float, 0xFFFE extensible.
+    var formatTag: Int
+    var channelCount: Int
+    var sampleRate: Int
+    var byteRate: Int
+    var blockAlign: Int
+    var bitsPerSample: Int
+    /// For the extensible format: valid bits and the tag that opens the sub-format GUID.
+    var validBits: Int?
+    var subFormatTag: Int?
+    /// The rest of the sub-format GUID after its tag (must be the KSDATAFORMAT suffix).
+    var subFormatSuffix: [UInt8]?
+    /// The `fact` chunk's frame count, when there is one.
+    var factFrames: Int?
+    /// The `data` chunk's size field.
+    var dataSize: Int
+    /// The bytes after the `data` chunk's header, up to the end of the file.
+    var data: [UInt8]
+    /// Bytes in the file.
+    var fileSize: Int
+
+    /// The GUID suffix every WAVE_FORMAT_EXTENSIBLE sub-format shares.
+    static let guidSuffix: [UInt8] = [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+
+    init(contentsOf url: URL) throws {
+        try self.init(bytes: [UInt8](Data(contentsOf: url)))
+    }
+
+    init(bytes: [UInt8]) throws {
+        func fail(_ problem: String) -> ReadError { ReadError(description: problem) }
+        guard bytes.count >= 12, Self.tag(bytes, 0) == "RIFF", Self.tag(bytes, 8) == "WAVE" else {
+            throw fail("not a RIFF/WAVE file")
+        }
+        fileSize = bytes.count
+        riffSize = Int(Self.u32(bytes, 4))
+        var fmt: (size: Int, start: Int)?
+        var fact: Int?
+        var data: (size: Int, start: Int)?
+        var offset = 12
+        while offset + 8 <= bytes.count, data == nil {
+            let id = Self.tag(bytes, offset)
+            let size = Int(Self.u32(bytes, offset + 4))
+            let start = offset + 8
+            switch id {
+            case "fmt ": fmt = (size, start)
+            case "fact": fact = Int(Self.u32(bytes, start))
+            case "data": data = (size, start)
+            default: break
+            }
+            offset = start + size + (size & 1)
+        }
+        guard let fmt, fmt.size >= 16, fmt.start + fmt.size <= bytes.count else { throw fail("no complete fmt chunk") }
+        guard let data else { throw fail("no data chunk") }
+        fmtSize = fmt.size
+        formatTag = Int(Self.u16(bytes, fmt.start))
+        channelCount = Int(Self.u16(bytes, fmt.start + 2))
+        sampleRate = Int(Self.u32(bytes, fmt.start + 4))
+        byteRate = Int(Self.u32(bytes, fmt.start + 8))
+        blockAlign = Int(Self.u16(bytes, fmt.start + 12))
+        bitsPerSample = Int(Self.u16(bytes, fmt.start + 14))
+        if formatTag == 0xFFFE {
+            guard fmt.size >= 40 else { throw fail("extensible fmt chunk is \(fmt.size) bytes, expected 40") }
+            validBits = Int(Self.u16(bytes, fmt.start + 18))
+            subFormatTag = Int(Self.u16(bytes, fmt.start + 24))
+            subFormatSuffix = Array(bytes[(fmt.start + 28)..<(fmt.start + 40)])
+        }
+        factFrames = fact
+        dataSize = data.size
+        self.data = Array(bytes[data.start...])
+    }
+
+    /// The 16-bit samples of the data chunk, interleaved.
+    var int16Samples: [Int16] {
+        stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: Self.u16(data, $0)) }
+    }
+
+    /// The 32-bit float samples of the data chunk, interleaved, bit for bit.
+    var float32Samples: [Float] {
+        stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: Self.u32(data, $0)) }
+    }
+
+    private static func tag(_ bytes: [UInt8], _ offset: Int) -> String {
+        String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+    }
+
+    private static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
+        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+    }
+}
