@@ -27,7 +27,9 @@ struct HapticsCommand: ParsableCommand {
             try command.run()
         } catch let error as CLIError {
             FileHandle.standardError.write(Data("haptics: \(error.message)\n".utf8))
-            Foundation.exit(error.code.rawValue)
+            // Usage errors found after parsing (a rate the profile refuses, --device with
+            // --rumble) keep the contract's 2, like those the parser finds.
+            Foundation.exit(error.code == .validationFailure ? 2 : error.code.rawValue)
         } catch {
             // ArgumentParser exits with EX_USAGE (64) on usage errors; the tool's contract is 2.
             if exitCode(for: error) == .validationFailure {

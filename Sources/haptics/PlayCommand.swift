@@ -36,7 +36,7 @@ struct PlayCommand: ParsableCommand {
     var latencyMilliseconds: Int = 20
 
     @Option(help: ArgumentHelp("Play the pattern N times; forever with a bare --loop (stop with Ctrl-C).", valueName: "n"))
-    var loop: Int?
+    var loop: LoopCount?
 
     @Option(help: ArgumentHelp("Playback speed: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
     var rate: Double = 1
@@ -49,7 +49,7 @@ struct PlayCommand: ParsableCommand {
     func validate() throws {
         guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
         guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
-        if let loop, loop < 0 { throw ValidationError("--loop count must be at least 1") }
+        if case .times(let count) = loop, count < 1 { throw ValidationError("--loop count must be at least 1") }
     }
 
     func run() throws {
@@ -87,8 +87,7 @@ struct PlayCommand: ParsableCommand {
             if let loop {
                 player.loopEnabled = true
                 try player.start()
-                if loop != OptionalValues.forever {
-                    let count = loop
+                if case .times(let count) = loop {
                     try player.stop(atTime: engine.currentTime + Double(count) * loaded.pattern.duration / rate)
                 }
             } else {

@@ -19,7 +19,8 @@ public final class SignalWatcher: @unchecked Sendable {
     private var _received = false
 
     /// Starts watching `signals`. The process-wide handlers stay installed for the process's
-    /// life; a later watcher takes over the callback.
+    /// life; a later watcher takes over the callback. The signals are unblocked on the calling
+    /// thread, in case the process inherited a mask that blocks them.
     public init(signals: [Int32]) {
         SignalPipe.shared.install(signals)
         SignalPipe.shared.setWatcher(self)
@@ -100,5 +101,13 @@ private final class SignalPipe: @unchecked Sendable {
                 installed.insert(number)
             }
         }
+        // A process can start with these signals blocked: children inherit the mask of the
+        // thread that spawned them, and libdispatch's threads block nearly every signal. The
+        // handlers would then never run and Ctrl-C or SIGTERM would be ignored, so unblock
+        // them on this thread, which then receives them.
+        var watched = sigset_t()
+        sigemptyset(&watched)
+        for number in signals { sigaddset(&watched, number) }
+        pthread_sigmask(SIG_UNBLOCK, &watched, nil)
     }
 }

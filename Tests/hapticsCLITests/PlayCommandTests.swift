@@ -1,0 +1,286 @@
+import Foundation
+import HapticsCore
+import HapticsRender
+import Testing
+
+/// A `haptics` process running in the background: for sending it signals, and for runs that
+/// need their own environment. Standard streams go to files, so a chatty process cannot block.
+final class BackgroundHaptics {
+    struct Outcome {
+        var status: Int32
+        /// Whether the process exited (rather than being killed by a signal).
+        var exited: Bool
+        var stdout: String
+        var stderr: String
+        var timedOut: Bool
+        var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+        var outputLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    let process = Process()
+    private let scratch: URL
+
+    init(_ arguments: [String], in directory: URL, environment: [String: String]? = nil,
+         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let executable = try #require(HapticsProcess.executable, "the haptics binary was not found next to the tests", sourceLocation: sourceLocation)
+        scratch = directory.appendingPathComponent("streams-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        for name in ["stdout", "stderr"] { try Data().write(to: scratch.appendingPathComponent(name)) }
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("stdout"))
+        process.standardError = try FileHandle(forWritingTo: scratch.appendingPathComponent("stderr"))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end, killing it after `timeout` (a hang, recorded as an issue).
+    func wait(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var timedOut = false
+        while process.isRunning {
+            if clock.now >= deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("haptics \(process.arguments?.joined(separator: " ") ?? "") did not finish within \(timeout)", sourceLocation: sourceLocation)
+                break
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            exited: process.terminationReason == .exit,
+            stdout: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stdout")), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stderr")), as: UTF8.self),
+            timedOut: timedOut)
+    }
+}
+
+/// `haptics play`: ALSA's `file:` plugin captures what the command sends a device, which must
+/// be what `haptics render` writes; signals fade out; devices that are missing are reported.
+@Suite("haptics play")
+struct PlayCommandTests {
+    /// The ALSA device that writes what it is sent to `file` as a WAV.
+    func fileDevice(_ file: URL) -> String {
+        "file:'\(file.path)',wav"
+    }
+
+    /// What `haptics devices --json` reports, to skip tests whose premise the machine breaks.
+    func devices() async throws -> [String: Any] {
+        let result = try await HapticsProcess.run(["devices", "--json"], timeout: .seconds(30))
+        try #require(result.status == 0)
+        return try #require(try jsonObject(result.stdout) as? [String: Any])
+    }
+
+    @Test("--device null plays a preset and exits 0 without output")
+    func nullDevice() async throws {
+        let result = try await HapticsProcess.run(["play", "success", "--device", "null"], timeout: .seconds(30))
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty)
+        #expect(result.errorOutput.isEmpty)
+    }
+
+    @Test("--loop 2 on an unpaced device ends by itself")
+    func finiteLoop() async throws {
+        let result = try await HapticsProcess.run(["play", "success", "--device", "null", "--loop", "2"], timeout: .seconds(30))
+        #expect(result.status == 0)
+        #expect(result.errorOutput.isEmpty)
+    }
+
+    @Test("a missing device exits 69 with one line on stderr naming the device")
+    func missingDevice() async throws {
+        let result = try await HapticsProcess.run(["play", "success", "--device", "hw:99"], timeout: .seconds(30))
+        #expect(result.status == 69)
+        #expect(result.output.isEmpty)
+        #expect(result.errorLines.count == 1, "\(result.errorOutput)")
+        #expect(result.errorLines.first?.hasPrefix("haptics: audio device 'hw:99': ") == true, "\(result.errorOutput)")
+    }
+
+    @Test("what play sends a file: device is, sample for sample, what render writes", arguments: ["wideband", "dualsense"])
+    func playMatchesRender(profile: String) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sample.ahap", samplePattern)
+        let capture = folder.url.appendingPathComponent("captured.wav")
+        let played = try await HapticsProcess.run(
+            ["play", "sample.ahap", "--profile", profile, "--device", fileDevice(capture)], in: folder.url, timeout: .seconds(30))
+        #expect(played.status == 0, "\(played.errorOutput)")
+        #expect(played.errorOutput.isEmpty)
+        let rendered = try await HapticsProcess.run(
+            ["render", "sample.ahap", "--profile", profile, "--format", "f32", "-o", "-"], in: folder.url, timeout: .seconds(30))
+        #expect(rendered.status == 0)
+
+        let reference = try WAVContents(rendered.stdout)
+        let wav = try WAVContents(contentsOf: capture)
+        #expect(wav.sampleRate == 48_000)
+        #expect(wav.channelCount == reference.channelCount)
+        #expect(wav.declaredDataSize == wav.data.count, "the device was closed, so the plugin fixed the header")
+        let channels = wav.channelCount
+        let expectedFloats = reference.float32Samples
+        // Compare in the capture's format: bit for bit as floats, or through int16Sample.
+        let capturedBits: [UInt32]
+        let expectedBits: [UInt32]
+        if wav.bitsPerSample == 32 {
+            capturedBits = wav.float32Samples.map(\.bitPattern)
+            expectedBits = expectedFloats.map(\.bitPattern)
+        } else {
+            try #require(wav.bitsPerSample == 16, "unexpected capture format: \(wav.bitsPerSample) bits")
+            capturedBits = wav.int16Samples.map { UInt32(UInt16(bitPattern: $0)) }
+            expectedBits = expectedFloats.map { UInt32(UInt16(bitPattern: int16Sample($0))) }
+        }
+        // The device may add silence before and after: align frames on the first sound.
+        func firstSoundingFrame(_ samples: [UInt32]) -> Int? {
+            samples.indices.first { samples[$0] != 0 && samples[$0] != Float(-0.0).bitPattern }.map { $0 / channels }
+        }
+        let capturedStart = try #require(firstSoundingFrame(capturedBits), "the capture is silent")
+        let expectedStart = try #require(firstSoundingFrame(expectedBits))
+        let length = expectedBits.count / channels - expectedStart
+        try #require(capturedBits.count / channels >= capturedStart + length, "the capture is shorter than the render")
+        let captured = Array(capturedBits[(capturedStart * channels)..<((capturedStart + length) * channels)])
+        let expected = Array(expectedBits[(expectedStart * channels)...])
+        #expect(captured.count == expected.count)
+        let mismatch = zip(captured, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(mismatch == nil, "first differing sample \(mismatch ?? -1) of \(expected.count)")
+        let after = capturedBits[((capturedStart + length) * channels)...]
+        #expect(after.allSatisfy { $0 == 0 || $0 == Float(-0.0).bitPattern }, "only silence follows the pattern")
+    }
+
+    /// Twenty seconds of full-scale 300 Hz sine (wideband at sharpness 1), played in a loop.
+    static let longPattern = """
+    { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 20,
+      "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1 },
+                           { "ParameterID": "HapticSharpness", "ParameterValue": 1 } ] } } ] }
+    """
+
+    @Test("SIGINT or SIGTERM during play exits 130 with one line, and the captured signal fades to zero without a click",
+          arguments: [SIGINT, SIGTERM])
+    func interruptionFadesOut(signal: Int32) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("long.ahap", Self.longPattern)
+        let capture = folder.url.appendingPathComponent("interrupted.wav")
+        // `file:` is not paced, so a bare --loop keeps writing until the signal arrives.
+        let running = try BackgroundHaptics(["play", "long.ahap", "--loop", "--device", fileDevice(capture)], in: folder.url)
+
+        // Signal once sound reaches the file: the player has started, so the signal watcher is
+        // installed (it is set up before the player starts).
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        var sounding = false
+        while !sounding && running.process.isRunning && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            guard let handle = try? FileHandle(forReadingFrom: capture) else { continue }
+            defer { try? handle.close() }
+            let size = (try? handle.seekToEnd()) ?? 0
+            guard size > 44 + 64 * 1024 else { continue }
+            try handle.seek(toOffset: size - 64 * 1024)
+            sounding = (try handle.read(upToCount: 64 * 1024) ?? Data()).contains { $0 != 0 }
+        }
+        try #require(sounding, "no sound reached \(capture.lastPathComponent)")
+        running.send(signal)
+        // Measured here: about 3 ms from the signal to the exit. The timeout only catches a
+        // process that ignores the signal (it would fill the disk at CPU speed).
+        let outcome = try await running.wait(timeout: .seconds(3))
+
+        #expect(outcome.exited, "killed by the signal instead of handling it")
+        #expect(outcome.status == 130)
+        #expect(outcome.errorLines == ["haptics: interrupted"])
+        #expect(outcome.stdout.isEmpty)
+
+        // The last second of the capture holds full-scale sine, then the fade and silence.
+        let wav = try WAVContents(contentsOf: capture, lastFrames: 48_000)
+        #expect(wav.declaredDataSize == wav.dataBytesInFile, "the device was closed, so the plugin fixed the header")
+        let x = WAVContents.channel(0, of: wav.samplesAsFloat, channels: wav.channelCount)
+        try #require(x.count == 48_000, "at least a second was played before the signal")
+        let peak = x.reduce(Float(0)) { max($0, abs($1)) }
+        #expect(peak > 0.99, "full scale before the fade")
+        let lastMillisecond = x.suffix(48).reduce(Float(0)) { max($0, abs($1)) }
+        #expect(lastMillisecond < 0.01 * peak, "the last 1 ms peaks at \(lastMillisecond)")
+        // A full-scale 300 Hz sine moves at most 2·sin(π·300/48000) ≈ 0.0393 between samples;
+        // anything larger is a click (the output cut off instead of fading).
+        var largestStep: Float = 0
+        var stepAt = 0
+        for i in 1..<x.count where abs(x[i] - x[i - 1]) > largestStep {
+            largestStep = abs(x[i] - x[i - 1])
+            stepAt = i
+        }
+        #expect(largestStep <= 0.04, "a step of \(largestStep) at sample \(stepAt) of the last \(x.count)")
+        // The fade takes at most 10 ms: from the last sample near full scale to lasting silence.
+        let lastLoud = try #require(x.lastIndex { abs($0) > 0.9 * peak })
+        let quietFrom = (x.lastIndex { abs($0) >= 0.01 * peak } ?? 0) + 1
+        #expect(quietFrom - lastLoud <= 480, "the fade took \(quietFrom - lastLoud) samples")
+    }
+
+    @Test("without --device on a machine without audio output, play renders to a WAV, says where and why, and exits 0")
+    func rendersWithoutAudioOutput() async throws {
+        let cards = try await devices()["soundCards"] as? [Any] ?? []
+        if !cards.isEmpty {
+            try Test.cancel("this machine has sound cards, so play would use the default device: skipping the no-output fallback")
+        }
+        let folder = try TemporaryFolder()
+        let name = "fallback-\(UUID().uuidString.prefix(8))"
+        try folder.write("\(name).ahap", samplePattern)
+        var environment = ProcessInfo.processInfo.environment
+        // The rendered file goes to $TMPDIR/haptics; a PulseAudio server (one the playback
+        // tests start, or a desktop's) would become ALSA's default device, so point at none.
+        environment["TMPDIR"] = folder.url.path
+        environment["PULSE_SERVER"] = "unix:" + folder.url.appendingPathComponent("no-server").path
+        let running = try BackgroundHaptics(["play", "\(name).ahap"], in: folder.url, environment: environment)
+        let outcome = try await running.wait()
+        #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.errorLines.count == 1)
+        #expect(outcome.errorLines.first?.hasPrefix("haptics: no audio output to play on (audio device 'default': ") == true, "\(outcome.stderr)")
+        let expectedPath = folder.url.appendingPathComponent("haptics/\(name).wav").path
+        #expect(outcome.outputLines.first == "Rendered \(name).ahap for the 'wideband' profile instead: \(expectedPath)")
+        let wav = try WAVContents(contentsOf: URL(fileURLWithPath: expectedPath))
+        #expect(wav.formatTag == 1 && wav.bitsPerSample == 16 && wav.channelCount == 1 && wav.sampleRate == 48_000)
+        #expect(wav.declaredDataSize == wav.data.count)
+        let pattern = try AHAPDecoder().decode(Data(samplePattern.utf8)).pattern
+        #expect(wav.int16Samples == HapticRenderer.render(pattern).samples.map(int16Sample))
+    }
+
+    @Test("--loop takes a count of at least 1: --loop 0 is a usage error, not forever")
+    func loopZero() async throws {
+        for arguments in [["--loop", "0"], ["--loop=0"], ["--loop", "-3"]] {
+            let result = try await HapticsProcess.run(["play", "success", "--device", "null"] + arguments, timeout: .seconds(30))
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.errorLines.first == "Error: --loop count must be at least 1", "\(arguments)")
+        }
+    }
+
+    @Test("--rate 0 is a usage error")
+    func rateZero() async throws {
+        let result = try await HapticsProcess.run(["play", "success", "--device", "null", "--rate", "0"], timeout: .seconds(30))
+        #expect(result.status == 2)
+        #expect(result.errorLines.first == "Error: --rate must be greater than 0 and at most 100")
+    }
+
+    @Test("--rumble on a machine without force-feedback devices exits 69 with one line")
+    func rumbleWithoutDevice() async throws {
+        let rumble = try await devices()["rumble"] as? [Any] ?? []
+        if !rumble.isEmpty {
+            try Test.cancel("this machine has a force-feedback device: skipping the no-rumble-device case")
+        }
+        let result = try await HapticsProcess.run(["play", "success", "--rumble"], timeout: .seconds(30))
+        #expect(result.status == 69)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.contains("no force-feedback input device found") == true, "\(result.errorOutput)")
+    }
+
+    @Test("--device with --rumble is a usage error, one line")
+    func deviceAndRumble() async throws {
+        let result = try await HapticsProcess.run(["play", "success", "--device", "null", "--rumble"], timeout: .seconds(30))
+        #expect(result.status == 2)
+        #expect(result.errorLines == ["haptics: --device and --rumble choose different outputs; give one"])
+    }
+}
