@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// `haptics devices`: what a user reads to pick `--device` or `--rumble`, and the JSON scripts use.
+@Suite("haptics devices")
+struct DevicesCommandTests {
+    @Test("devices --json is an object of three arrays, audio, soundCards and rumble, and lists the null device")
+    func json() async throws {
+        let result = try await HapticsProcess.run(["devices", "--json"], timeout: .seconds(30))
+        #expect(result.status == 0)
+        #expect(result.errorOutput.isEmpty, "alsa-lib's messages must not reach the terminal")
+        let object = try #require(try jsonObject(result.stdout) as? [String: Any])
+        #expect(Set(object.keys) == ["audio", "soundCards", "rumble"])
+        let audio = try #require(object["audio"] as? [[String: Any]])
+        #expect(object["soundCards"] is [Any])
+        #expect(object["rumble"] is [Any])
+        let names = audio.compactMap { $0["name"] as? String }
+        #expect(names.count == audio.count, "every audio device has a name")
+        #expect(names.contains("null"))
+        #expect(audio.allSatisfy { $0["busy"] is Bool && $0["description"] is String })
+    }
+
+    @Test("devices prints every audio output the JSON lists, one a line, and both sections")
+    func text() async throws {
+        let text = try await HapticsProcess.run(["devices"], timeout: .seconds(30))
+        let json = try await HapticsProcess.run(["devices", "--json"], timeout: .seconds(30))
+        #expect(text.status == 0)
+        #expect(text.errorOutput.isEmpty)
+        #expect(text.outputLines.first == "Audio outputs (ALSA; pass a name to --device):")
+        #expect(text.outputLines.contains("Rumble devices (force feedback; pass a path to play --rumble):"))
+        let object = try #require(try jsonObject(json.stdout) as? [String: Any])
+        let names = (object["audio"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        for name in names {
+            #expect(text.outputLines.contains { $0.hasPrefix("  \(name) ") }, "\(name)")
+        }
+        let cards = object["soundCards"] as? [Any] ?? []
+        #expect(text.output.contains("no sound card found") == cards.isEmpty)
+        let rumble = object["rumble"] as? [Any] ?? []
+        #expect(text.output.contains("none found (no /dev/input/event* device reports force feedback)") == rumble.isEmpty)
+    }
+}
