@@ -183,8 +183,10 @@ public final class HapticEngine: @unchecked Sendable {
         set { state.withLock { $0.stoppedHandler = newValue } }
     }
 
-    /// Called after the engine lost its output and restarted it: players made before are
-    /// invalid and must be recreated. Runs on the engine's notification thread.
+    /// Called after ``start()`` opened the output again following a failure (a device lost
+    /// mid-play, say a controller unplugged and plugged back). Players and their settings are
+    /// kept, but what was playing when the output failed was stopped: restart what should
+    /// still be heard. Runs on a background queue.
     public var resetHandler: (@Sendable () -> Void)? {
         get { state.withLock { $0.resetHandler } }
         set { state.withLock { $0.resetHandler = newValue } }
@@ -269,16 +271,19 @@ public final class HapticEngine: @unchecked Sendable {
         }
         thread.name = "haptics-audio"
         thread.qualityOfService = .userInteractive
-        state.withLock { s in
+        let reset = state.withLock { s -> (@Sendable () -> Void)? in
+            let recovering = s.outputError != nil
             s.output = opened
             s.audioThread = thread
             s.audioThreadDone = done
             s.running = true
             s.stoppedForIdleness = false
             s.outputError = nil
+            return recovering ? s.resetHandler : nil
         }
         clock.setRunning(true)
         thread.start()
+        if let reset { DispatchQueue.global().async { reset() } }
     }
 
     /// Fades the output out over 5 ms, lets the device play what it holds, closes it and

@@ -197,6 +197,37 @@ struct HapticEngineTests {
         #expect(throws: HapticError.engineNotRunning) { try player.start() }
     }
 
+    @Test("starting again after a lost device re-opens the output and calls the reset handler")
+    func resetAfterDeviceLoss() throws {
+        let outputs = Mutex<[ManualOutput]>([])
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
+            let output = ManualOutput()
+            outputs.withLock { $0.append(output) }
+            return output
+        }
+        let stopped = DispatchSemaphore(value: 0)
+        let reset = DispatchSemaphore(value: 0)
+        engine.stoppedHandler = { _ in stopped.signal() }
+        engine.resetHandler = { reset.signal() }
+        try engine.start()
+        let first = try #require(outputs.withLock { $0.first })
+        first.failAfterFrames = 1024
+        first.release()
+        #expect(stopped.wait(timeout: .now() + 5) == .success)
+        #expect(reset.wait(timeout: .now() + 0.2) == .timedOut, "no reset before the engine restarts")
+        try engine.start()
+        #expect(reset.wait(timeout: .now() + 5) == .success)
+        #expect(outputs.withLock { $0.count } == 2, "a new output was opened")
+        let player = try engine.makePlayer(with: HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)]))
+        try player.start()
+        let second = try #require(outputs.withLock { $0.last })
+        second.advance(frames: 4096)
+        #expect(second.waitUntilWritten(frames: 4096))
+        #expect(second.samples.contains { $0 != 0 }, "the restarted engine plays")
+        second.release()
+        engine.stop()
+    }
+
     @Test("with auto-shutdown, an idle engine stops and a player start restarts it")
     func autoShutdown() throws {
         let output = ManualOutput()
