@@ -81,6 +81,21 @@ public final class HapticRenderer {
                          rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents)
     }
 
+    /// Renders everything left into a WAV file (`-` for standard output), streaming block by
+    /// block, and returns the figures.
+    @discardableResult
+    public func writeWAV(to path: String, format: SampleFormat) throws(WAVError) -> RenderStatistics {
+        let writer = try WAVWriter(path: path, sampleRate: sampleRate, channelCount: channelCount,
+                                   format: format, frameCount: totalFrames - renderedFrames)
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channelCount)
+        defer { block.deallocate() }
+        while case let frames = render(into: block), frames > 0 {
+            try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * channelCount)]))
+        }
+        try writer.finish()
+        return statistics
+    }
+
     /// Renders a whole pattern into memory.
     public static func render(_ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) -> RenderedSignal {
         let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain)

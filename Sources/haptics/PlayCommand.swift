@@ -110,26 +110,19 @@ struct PlayCommand: ParsableCommand {
     }
 
     /// No device to play on: render the pattern to a file so the user has something real.
-    private func renderInstead(_ loaded: LoadedPattern, profile: ActuatorProfile, because error: HapticError) throws {
+    private func renderInstead(_ loaded: LoadedPattern, profile: ActuatorProfile, because reason: HapticError) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics", isDirectory: true)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stem = URL(fileURLWithPath: loaded.name).deletingPathExtension().lastPathComponent
         let path = directory.appendingPathComponent((stem == "-" ? "stdin" : stem) + ".wav").path
         let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, gain: profileOptions.gain)
         do {
-            let writer = try WAVWriter(path: path, sampleRate: renderer.sampleRate, channelCount: renderer.channelCount, format: .s16, frameCount: renderer.totalFrames)
-            var block = [Float](repeating: 0, count: 4096 * renderer.channelCount)
-            try block.withUnsafeMutableBufferPointer { buffer throws(WAVError) in
-                while case let n = renderer.render(into: buffer), n > 0 {
-                    try writer.write(UnsafeBufferPointer(rebasing: buffer[..<(n * renderer.channelCount)]))
-                }
-            }
-            try writer.finish()
+            try renderer.writeWAV(to: path, format: .s16)
         } catch {
-            throw CLIError.deviceUnavailable("no audio output (\(error)) and could not render instead: \(error)")
+            throw CLIError.deviceUnavailable("no audio output (\(reason)), and rendering instead failed too: \(error)")
         }
         let s = renderer.statistics
-        writeStandardError("haptics: no audio output to play on (\(error)).")
+        writeStandardError("haptics: no audio output to play on (\(reason)).")
         writeStandardOutput("""
         Rendered \(loaded.name) for the '\(profile.name)' profile instead: \(path)
           \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) events

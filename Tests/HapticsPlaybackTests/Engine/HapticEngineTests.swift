@@ -2,6 +2,7 @@ import Foundation
 import HapticsCore
 import HapticsRender
 import Synchronization
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
