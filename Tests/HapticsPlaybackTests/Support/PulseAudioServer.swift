@@ -25,7 +25,7 @@ final class PulseAudioServer: @unchecked Sendable {
     /// What `PULSE_SERVER` is set to while the body runs.
     var serverAddress: String { "unix:" + directory.appendingPathComponent("native").path }
 
-    private let daemon: Process
+    private var daemon: ChildProcess?
 
     /// Starts a server, sets `PULSE_SERVER` for this process, runs `body` on a dedicated thread,
     /// then unsets it and stops the server. Cancels the current test when no server can start.
@@ -75,19 +75,13 @@ final class PulseAudioServer: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
 
-        daemon = Process()
-        daemon.executableURL = pulseaudio
-        daemon.arguments = [
-            "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-            "--log-target=stderr",
-            "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le",
-            "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
-        ]
-        daemon.environment = environment
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = try Self.logFile(directory.appendingPathComponent("pulseaudio.log"))
         do {
-            try daemon.run()
+            daemon = try ChildProcess(pulseaudio, [
+                "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
+                "--log-target=stderr",
+                "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le norewinds=1",
+                "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
+            ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"))
         } catch {
             throw Unavailable(description: "cannot run pulseaudio: \(error)")
         }
@@ -111,7 +105,7 @@ final class PulseAudioServer: @unchecked Sendable {
     private func waitUntilReady() throws {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            guard daemon.isRunning else {
+            guard daemon?.isRunning == true else {
                 throw Unavailable(description: "pulseaudio exited at start: \(logTail())")
             }
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("native").path), (try? run("pactl", ["info"])) == 0 {
@@ -129,10 +123,8 @@ final class PulseAudioServer: @unchecked Sendable {
     }
 
     func stop() {
-        if daemon.isRunning {
-            daemon.terminate()
-            daemon.waitUntilExit()
-        }
+        daemon?.terminate()
+        daemon = nil
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -141,19 +133,14 @@ final class PulseAudioServer: @unchecked Sendable {
         return log.split(separator: "\n").suffix(3).joined(separator: " | ")
     }
 
-    /// Runs a PulseAudio tool against this server and returns its exit status.
+    /// Runs a PulseAudio tool against this server and returns its exit status (nil if it
+    /// hung for 10 s and was killed).
     @discardableResult
-    func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
+    func run(_ tool: String, _ arguments: [String]) throws -> Int32? {
         guard let url = Self.executable(tool) else { throw Unavailable(description: "\(tool) is not installed") }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = try ChildProcess(url, arguments, environment: environment)
+        defer { process.terminate() }
+        return process.wait(timeout: 10)
     }
 
     static func executable(_ name: String) -> URL? {
@@ -163,42 +150,35 @@ final class PulseAudioServer: @unchecked Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func logFile(_ url: URL) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw Unavailable(description: "cannot create \(url.path)")
-        }
-        return try FileHandle(forWritingTo: url)
-    }
 }
 
 /// `parec` recording a null sink's monitor to a raw Float32 file.
 final class MonitorRecording {
+    /// Not a reason to skip: the server runs, so recording from it should work.
+    struct RecordingFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
     let file: URL
     let channelCount: Int
-    private let process: Process
+    private let process: ChildProcess
 
     fileprivate init(server: PulseAudioServer) throws {
         file = server.directory.appendingPathComponent("monitor-\(UUID().uuidString.prefix(8)).raw")
         channelCount = server.channelCount
         guard let parec = PulseAudioServer.executable("parec") else {
-            throw PulseAudioServer.Unavailable(description: "parec is not installed")
+            throw RecordingFailed(description: "parec is not installed")
         }
-        process = Process()
-        process.executableURL = parec
-        process.arguments = [
+        process = try ChildProcess(parec, [
             "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
             "--rate=\(server.sampleRate)", "--channels=\(server.channelCount)", "--latency-msec=10",
-        ]
-        process.environment = server.environment
-        process.standardOutput = try PulseAudioServer.logFile(file)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        ], environment: server.environment, standardOutput: file)
 
         // The null sink renders silence while idle, so data flows as soon as parec is connected.
         let deadline = Date().addingTimeInterval(10)
         while (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 == 0 {
             guard process.isRunning, Date() < deadline else {
-                throw PulseAudioServer.Unavailable(description: "parec recorded nothing within 10 s")
+                throw RecordingFailed(description: "parec recorded nothing within 10 s")
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
@@ -206,10 +186,8 @@ final class MonitorRecording {
 
     /// Stops recording and returns the interleaved samples.
     func stop() throws -> [Float] {
-        if process.isRunning {
-            process.interrupt()
-            process.waitUntilExit()
-        }
+        process.send(SIGINT)
+        if process.wait(timeout: 5) == nil { process.terminate() }
         let bytes = try Data(contentsOf: file)
         return bytes.withUnsafeBytes { raw in
             stride(from: 0, to: raw.count - 3, by: 4).map { Float(bitPattern: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self).littleEndian) }
