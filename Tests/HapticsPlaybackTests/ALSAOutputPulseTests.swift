@@ -29,15 +29,18 @@ struct ALSAOutputPulseTests {
         mono.replaceSubrange(secondAt..<secondAt + burst.count, with: burst)
         let samples = TestSignals.interleave([mono, mono])
 
-        let recorded = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 2) { server in
+        let (recorded, underruns) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 2) { server in
             let recording = try server.startRecording()
-            let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 2, latency: .milliseconds(100))
+            // A roomy buffer: an underrun between the bursts would stretch the gap.
+            let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 2, latency: .milliseconds(150))
             try Self.writeInPeriods(samples, to: output)
             output.drain()
+            let underruns = output.recoveryCount
             output.close()
             Thread.sleep(forTimeInterval: 0.2)
-            return try recording.stop()
+            return (try recording.stop(), underruns)
         }
+        #expect(underruns == 0, "the stream underran (machine too busy?), so the gap between bursts is not what was written")
 
         let left = TestSignals.channel(0, of: recorded, channelCount: 2)
         let threshold: Float = 0.05
