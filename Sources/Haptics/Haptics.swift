@@ -1,5 +1,43 @@
 // The umbrella module apps import: the model, rendering, presets and playback.
 @_exported import HapticsCore
-@_exported import HapticsRender
-@_exported import HapticsPresets
 @_exported import HapticsPlayback
+@_exported import HapticsPresets
+@_exported import HapticsRender
+import Foundation
+import Synchronization
+
+/// One-line haptic feedback for apps: `try Haptics.play(.success)`.
+///
+/// Plays on a shared engine for the default ALSA device (override with the
+/// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0` or `null`), started
+/// on first use and stopped by itself after 10 s without feedback. The user's settings
+/// (``HapticSettings``: master intensity, per-category scales, off switch) apply.
+public enum Haptics {
+    private static let shared = Mutex<HapticEngine?>(nil)
+
+    /// Plays a feedback kind now. Returns at once; the feedback plays on the audio thread.
+    ///
+    /// - Throws: ``HapticError`` when no output device can be opened.
+    public static func play(_ feedback: HapticFeedback) throws {
+        let pattern = HapticPattern(feedback: feedback)
+        try engine().playPattern(pattern)
+    }
+
+    /// Plays a pattern now, fire-and-forget, on the shared engine.
+    public static func play(_ pattern: HapticPattern) throws {
+        try engine().playPattern(pattern)
+    }
+
+    /// The shared engine, created and started on first use.
+    public static func engine() throws -> HapticEngine {
+        try shared.withLock { engine throws(HapticError) -> HapticEngine in
+            if let engine { return engine }
+            let device = ProcessInfo.processInfo.environment["HAPTICS_DEVICE"] ?? "default"
+            let created = HapticEngine(configuration: .init(device: device))
+            created.isAutoShutdownEnabled = true
+            try created.start()
+            engine = created
+            return created
+        }
+    }
+}

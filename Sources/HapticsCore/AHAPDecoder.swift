@@ -1,76 +1,95 @@
 import Foundation
 
-// API CONTRACT STUB — replaced by the real decoder. Signatures here are what other layers use.
-
-/// How forgiving decoding is.
-public enum ValidationMode: String, Sendable, CaseIterable {
-    /// Accepts what Core Haptics accepts; questionable input becomes warnings.
-    case lenient
-    /// Every warning is an error.
-    case strict
-}
-
-/// One problem found in an AHAP file.
-public struct AHAPDiagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable { case warning, error }
-    public var severity: Severity
-    /// Where in the JSON, e.g. `Pattern[3].Event.EventParameters[1].ParameterValue`; empty for the whole file.
-    public var location: String
-    public var message: String
-    /// The intended key, for near-misses.
-    public var suggestion: String?
-    /// The file (or `-`) the diagnostic is about.
-    public var source: String?
-
-    public init(_ severity: Severity, at location: String, _ message: String, suggestion: String? = nil, source: String? = nil) {
-        self.severity = severity
-        self.location = location
-        self.message = message
-        self.suggestion = suggestion
-        self.source = source
-    }
-
-    public var description: String {
-        var parts: [String] = []
-        if let source { parts.append(source) }
-        if !location.isEmpty { parts.append(location) }
-        var text = (parts + [message]).joined(separator: ": ")
-        if let suggestion { text += " (did you mean '\(suggestion)'?)" }
-        return text
-    }
-}
-
-/// Decoding failed; `diagnostics` holds every problem found, errors first.
-public struct AHAPError: Error, Sendable, CustomStringConvertible {
-    public var diagnostics: [AHAPDiagnostic]
-    public init(_ diagnostics: [AHAPDiagnostic]) { self.diagnostics = diagnostics }
-    public var description: String {
-        (diagnostics.first(where: { $0.severity == .error }) ?? diagnostics.first)?.description ?? "invalid AHAP"
-    }
-}
-
-/// A decoded pattern and the warnings found on the way.
-public struct AHAPDocument: Sendable {
-    public var pattern: HapticPattern
-    public var diagnostics: [AHAPDiagnostic]
-}
-
 /// Reads AHAP JSON into a ``HapticPattern``.
+///
+/// ```swift
+/// let document = try AHAPDecoder().decode(contentsOf: url)
+/// for warning in document.diagnostics { print(warning) }
+/// play(document.pattern)
+/// ```
+///
+/// In ``ValidationMode/lenient`` mode (the default) the decoder accepts what Core Haptics
+/// accepts — trailing commas, unknown keys, out-of-range values (clamped), a missing
+/// `Version`, unsorted events — and reports the questionable parts as warnings. In
+/// ``ValidationMode/strict`` mode every warning is an error. Either way, decoding throws an
+/// ``AHAPError`` holding every problem found (errors first), each with its JSON location,
+/// such as `Pattern[3].Event.Time`.
+///
+/// Input beyond ``AHAPLimits`` is refused early and cheaply, whatever the mode.
 public struct AHAPDecoder: Sendable {
+    /// How forgiving decoding is.
     public var mode: ValidationMode
-    public init(mode: ValidationMode = .lenient) { self.mode = mode }
+    /// The limits that protect the machine from hostile input.
+    public var limits: AHAPLimits
 
+    /// Creates a decoder.
+    public init(mode: ValidationMode = .lenient, limits: AHAPLimits = .default) {
+        self.mode = mode
+        self.limits = limits
+    }
+
+    /// Decodes AHAP JSON.
+    ///
+    /// - Parameters:
+    ///   - data: the JSON text, UTF-8.
+    ///   - source: the name diagnostics give for the input, such as a file path or `-`.
+    ///   - baseDirectory: the folder `EventWaveformPath` is relative to (the AHAP file's
+    ///     folder). When given, missing sound files are reported as warnings; when `nil`,
+    ///     sound files are not looked for.
+    /// - Returns: the pattern and the warnings found.
+    /// - Throws: ``AHAPError`` with every problem found, errors first.
     public func decode(_ data: Data, source: String? = nil, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
-        throw AHAPError([AHAPDiagnostic(.error, at: "", "decoder not implemented", source: source)])
+        guard data.count <= limits.maxInputBytes else {
+            throw AHAPError([AHAPDiagnostic(
+                .error, at: "",
+                "the input is \(data.count) bytes, more than the \(AHAPInputReader.describe(limits.maxInputBytes)) input limit",
+                source: source)])
+        }
+        let bytes = [UInt8](data)
+        var report = DiagnosticCollector(mode: mode, source: source, bytes: bytes)
+        let parsed = JSONParser.parse(bytes, limits: JSONParser.Limits(limits))
+        for issue in parsed.issues {
+            report.syntaxProblem(.warning, issue.message, at: issue.path, offset: issue.offset)
+        }
+        report.warningsNotShown(parsed.issueCount - parsed.issues.count)
+
+        let root: JSONValue
+        switch parsed.result {
+        case .failure(let failure):
+            report.syntaxProblem(.error, failure.message, at: failure.path, offset: failure.offset)
+            throw AHAPError(report.diagnostics(), errorCount: report.errorCount, warningCount: report.warningCount)
+        case .success(let value):
+            root = value
+        }
+        var reader = AHAPPatternReader(report: report, limits: limits, baseDirectory: baseDirectory, bytes: bytes)
+        let pattern = reader.read(root)
+        let final = reader.report
+        guard let pattern, !final.hasErrors else {
+            throw AHAPError(final.diagnostics(), errorCount: final.errorCount, warningCount: final.warningCount)
+        }
+        return AHAPDocument(pattern: pattern, diagnostics: final.diagnostics(), warningCount: final.warningCount)
     }
 
+    /// Decodes an AHAP file. Sound files of AudioCustom events are looked for next to it.
+    ///
+    /// Diagnostics name the file by its path as given (`url.relativePath`). A file larger
+    /// than ``AHAPLimits/maxInputBytes`` is refused before it is read.
     public func decode(contentsOf url: URL) throws(AHAPError) -> AHAPDocument {
-        throw AHAPError([AHAPDiagnostic(.error, at: "", "decoder not implemented", source: url.path)])
+        let source = url.isFileURL ? url.relativePath : url.absoluteString
+        let data = try AHAPInputReader.read(contentsOf: url, source: source, limit: limits.maxInputBytes)
+        return try decode(data, source: source, baseDirectory: url.deletingLastPathComponent())
     }
-}
 
-/// Writes a ``HapticPattern`` as canonical AHAP JSON.
-public struct AHAPEncoder: Sendable {
-    public init() {}
-    public func encode(_ pattern: HapticPattern) -> Data { Data() }
+    /// Decodes everything a file handle delivers, such as standard input, reading no more
+    /// than ``AHAPLimits/maxInputBytes``.
+    ///
+    /// - Parameters:
+    ///   - handle: where to read from, until its end.
+    ///   - source: the name diagnostics give for the input, such as `-`.
+    ///   - baseDirectory: the folder sound files are relative to; `nil` (the default) does not
+    ///     look for them.
+    public func decode(from handle: FileHandle, source: String, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
+        let data = try AHAPInputReader.read(from: handle, source: source, limit: limits.maxInputBytes)
+        return try decode(data, source: source, baseDirectory: baseDirectory)
+    }
 }

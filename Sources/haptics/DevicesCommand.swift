@@ -9,7 +9,8 @@ struct DevicesCommand: ParsableCommand {
         discussion: """
         Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
         Channel counts, rates and formats are shown for sound-card (hw:) devices that are not \
-        in use by another program.
+        in use by another program. Rumble devices are evdev force-feedback devices (gamepads): \
+        pass a path to `haptics play --rumble`.
         """
     )
 
@@ -20,8 +21,7 @@ struct DevicesCommand: ParsableCommand {
         let report = DevicesReport(
             audio: ALSADevices.playbackDevices(),
             soundCards: ALSADevices.soundCards(),
-            // Rumble: filled by the evdev force-feedback listing (another layer); empty until then.
-            rumble: []
+            rumble: RumbleDevices.list()
         )
         writeStandardOutput(json ? try report.json() : report.text())
     }
@@ -31,8 +31,7 @@ struct DevicesCommand: ParsableCommand {
 struct DevicesReport: Encodable {
     var audio: [ALSADevice]
     var soundCards: [ALSASoundCard]
-    // Rumble: replace `String` with the force-feedback device type when it lands.
-    var rumble: [String]
+    var rumble: [RumbleDeviceInfo]
 
     func json() throws -> String {
         let encoder = JSONEncoder()
@@ -59,9 +58,15 @@ struct DevicesReport: Encodable {
             }
         }
         lines.append("")
-        lines.append("Rumble devices (force feedback):")
-        // Rumble: list the evdev devices here.
-        lines.append("  none found")
+        lines.append("Rumble devices (force feedback; pass a path to play --rumble):")
+        if rumble.isEmpty {
+            lines.append("  none found (no /dev/input/event* device reports force feedback)")
+        }
+        for device in rumble { lines.append("  " + device.summaryLine) }
+        if rumble.contains(where: { !$0.accessible }) {
+            lines.append("")
+            lines.append(RumbleDevices.udevRuleHelp)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -23,12 +23,17 @@ struct HapticsCommand: ParsableCommand {
     /// Runs the command; failures become one line on stderr and the exit code of ``CLIError``.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(OptionalValues.normalize(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CLIError {
             FileHandle.standardError.write(Data("haptics: \(error.message)\n".utf8))
             Foundation.exit(error.code.rawValue)
         } catch {
+            // ArgumentParser exits with EX_USAGE (64) on usage errors; the tool's contract is 2.
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
             exit(withError: error)
         }
     }

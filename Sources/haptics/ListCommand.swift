@@ -1,7 +1,51 @@
 import ArgumentParser
+import Foundation
 import Haptics
 
+/// `haptics list`: the preset library, one preset a line, or as JSON for scripts.
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Not yet available.")
-    func run() throws { throw CLIError.invalidInput("'list' is not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the presets, what each means, and the other names each answers to.",
+        discussion: """
+        Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy or \
+        --flexibility rigid|solid|soft. Names ignore case, - and _ (level-change).
+        """
+    )
+
+    @Flag(help: "Print a JSON array of {name, category, meaning, aliases, description}.")
+    var json = false
+
+    func run() throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(PresetLibrary.all)
+            writeStandardOutput(String(decoding: data, as: UTF8.self) + "\n")
+            return
+        }
+        writeStandardOutput(table(PresetLibrary.all))
+    }
+
+    /// Aligned columns; the meaning comes last because it is the long one.
+    private func table(_ presets: [PresetInfo]) -> String {
+        let rows = [["NAME", "CATEGORY", "ALIASES", "MEANING"]] + presets.map {
+            [$0.name, $0.category.rawValue, $0.aliases.joined(separator: ", "), $0.meaning]
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = ""
+        for row in rows {
+            var line = ""
+            for column in 0..<3 {
+                line += row[column].padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+            }
+            text += line + row[3] + "\n"
+        }
+        return text + """
+
+        Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy
+        or --flexibility rigid|solid|soft. Descriptions: haptics list --json.
+
+        """
+    }
 }

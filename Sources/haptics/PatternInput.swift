@@ -16,8 +16,13 @@ struct PatternInput: ParsableArguments {
     /// for standard input, otherwise a preset.
     func load(mode: ValidationMode = .lenient) throws -> LoadedPattern {
         if pattern == "-" {
-            let data = try readStandardInput()
-            return try decode(data, source: "-", baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), mode: mode)
+            // Standard input has no folder, so sound files of AudioCustom events are not looked for.
+            do {
+                let document = try AHAPDecoder(mode: mode).decode(from: .standardInput, source: "-")
+                return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: "-", baseDirectory: nil)
+            } catch {
+                throw CLIError.invalidInput(error.description)
+            }
         }
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
         if looksLikeFile || FileManager.default.fileExists(atPath: pattern) {
@@ -34,15 +39,6 @@ struct PatternInput: ParsableArguments {
         }
         return LoadedPattern(pattern: resolved, diagnostics: [], name: pattern, baseDirectory: nil)
     }
-
-    private func decode(_ data: Data, source: String, baseDirectory: URL?, mode: ValidationMode) throws -> LoadedPattern {
-        do {
-            let document = try AHAPDecoder(mode: mode).decode(data, source: source, baseDirectory: baseDirectory)
-            return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: source, baseDirectory: baseDirectory)
-        } catch {
-            throw CLIError.invalidInput(error.description)
-        }
-    }
 }
 
 /// A pattern ready to use, with where it came from and what the decoder had to say.
@@ -56,12 +52,12 @@ struct LoadedPattern {
 }
 
 /// Reads all of standard input, refusing more than the decoder would accept anyway.
-func readStandardInput(limit: Int = 64 << 20) throws -> Data {
+func readStandardInput(limit: Int = AHAPLimits.default.maxInputBytes) throws -> Data {
     var data = Data()
     while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
         data.append(chunk)
         if data.count > limit {
-            throw CLIError.invalidInput("-: input is larger than \(limit >> 20) MiB")
+            throw CLIError.invalidInput("-: the input is larger than the \(limit >> 20) MiB input limit")
         }
     }
     return data

@@ -1,7 +1,141 @@
 import ArgumentParser
+import Dispatch
+import Foundation
 import Haptics
 
 struct PlayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "play", abstract: "Not yet available.")
-    func run() throws { throw CLIError.invalidInput("'play' is not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a pattern in real time.",
+        discussion: """
+        Plays through ALSA (an actuator, a DualSense, a bass shaker, or headphones to preview). \
+        Ctrl-C or SIGTERM fades the output out within 10 ms and exits with 130.
+
+        Without --device, when the machine has no audio output (no sound card, no sound \
+        server), the pattern is rendered to a WAV file instead and the command says where it \
+        went and why, exiting 0. A --device that is missing or busy exits with 69.
+
+        Examples:
+          haptics play success
+          haptics play impact --weight heavy --intensity 0.7
+          haptics play heartbeat.ahap --device plughw:CARD=Device,DEV=0 --profile lra
+          haptics play rumble.ahap --device hw:CARD=Controller --profile dualsense --loop 3
+          haptics play - < pattern.ahap
+          haptics play success --rumble
+          haptics play explosion.ahap --rumble /dev/input/event17
+        """
+    )
+
+    @OptionGroup var input: PatternInput
+    @OptionGroup(title: "Output") var profileOptions: ProfileOptions
+
+    @Option(help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"))
+    var device: String?
+
+    @Option(name: .customLong("latency-ms"), help: ArgumentHelp("Output buffer length in milliseconds.", valueName: "ms"))
+    var latencyMilliseconds: Int = 20
+
+    @Option(help: ArgumentHelp("Play the pattern N times; forever with a bare --loop (stop with Ctrl-C).", valueName: "n"))
+    var loop: Int?
+
+    @Option(help: ArgumentHelp("Playback speed: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
+    var rate: Double = 1
+
+    @Option(help: ArgumentHelp(
+        "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
+        valueName: "device"))
+    var rumble: String?
+
+    func validate() throws {
+        guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
+        guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
+        if let loop, loop < 0 { throw ValidationError("--loop count must be at least 1") }
+    }
+
+    func run() throws {
+        let loaded = try input.load()
+        let profile = try profileOptions.resolve()
+        reportWarnings(loaded)
+        let engine: HapticEngine
+        if let rumble {
+            if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
+            let name: String? = rumble == OptionalValues.automatic ? nil : rumble
+            engine = HapticEngine(rumble: { () throws(RumbleOutputError) -> any RumbleOutput in try RumbleDevices.open(name, gain: 1) },
+                                  gain: profileOptions.gain)
+            do { try engine.start() } catch { throw CLIError.deviceUnavailable(error.description) }
+        } else {
+            let configuration = HapticEngine.Configuration(
+                device: device ?? "default", profile: profile,
+                latency: .milliseconds(latencyMilliseconds), gain: profileOptions.gain)
+            engine = HapticEngine(configuration: configuration)
+            do {
+                try engine.start()
+            } catch {
+                guard device == nil else { throw CLIError.deviceUnavailable(error.description) }
+                try renderInstead(loaded, profile: profile, because: error)
+                return
+            }
+        }
+        let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
+        let done = DispatchSemaphore(value: 0)
+        let player: HapticAdvancedPatternPlayer
+        do {
+            player = try engine.makeAdvancedPlayer(with: loaded.pattern)
+            player.completionHandler = { _ in done.signal() }
+            engine.stoppedHandler = { _ in done.signal() }
+            if rate != 1 { player.playbackRate = rate }
+            if let loop {
+                player.loopEnabled = true
+                try player.start()
+                if loop != OptionalValues.forever {
+                    let count = loop
+                    try player.stop(atTime: engine.currentTime + Double(count) * loaded.pattern.duration / rate)
+                }
+            } else {
+                try player.start()
+            }
+        } catch {
+            engine.stop()
+            throw CLIError.invalidInput("\(loaded.name): \(error)")
+        }
+        interruption.onSignal { done.signal() }
+        done.wait()
+        engine.stop()
+        if interruption.received {
+            throw CLIError(message: "interrupted", code: .interrupted)
+        }
+        if let error = engine.outputError {
+            throw CLIError.deviceUnavailable(error.description)
+        }
+    }
+
+    /// No device to play on: render the pattern to a file so the user has something real.
+    private func renderInstead(_ loaded: LoadedPattern, profile: ActuatorProfile, because error: HapticError) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics", isDirectory: true)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let stem = URL(fileURLWithPath: loaded.name).deletingPathExtension().lastPathComponent
+        let path = directory.appendingPathComponent((stem == "-" ? "stdin" : stem) + ".wav").path
+        let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, gain: profileOptions.gain)
+        do {
+            let writer = try WAVWriter(path: path, sampleRate: renderer.sampleRate, channelCount: renderer.channelCount, format: .s16, frameCount: renderer.totalFrames)
+            var block = [Float](repeating: 0, count: 4096 * renderer.channelCount)
+            try block.withUnsafeMutableBufferPointer { buffer throws(WAVError) in
+                while case let n = renderer.render(into: buffer), n > 0 {
+                    try writer.write(UnsafeBufferPointer(rebasing: buffer[..<(n * renderer.channelCount)]))
+                }
+            }
+            try writer.finish()
+        } catch {
+            throw CLIError.deviceUnavailable("no audio output (\(error)) and could not render instead: \(error)")
+        }
+        let s = renderer.statistics
+        writeStandardError("haptics: no audio output to play on (\(error)).")
+        writeStandardOutput("""
+        Rendered \(loaded.name) for the '\(profile.name)' profile instead: \(path)
+          \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) events
+        \(Sparkline.envelope(of: loaded.pattern, profile: profile))
+        Choose a device with --device (see `haptics devices`), or play the file on a machine with an actuator.
+
+        """)
+    }
 }

@@ -1,7 +1,113 @@
 import ArgumentParser
+import Foundation
 import Haptics
 
 struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Not yet available.")
-    func run() throws { throw CLIError.invalidInput("'render' is not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a pattern offline to a WAV file (or the rumble motor timeline).",
+        discussion: """
+        The WAV holds the drive signal for the chosen actuator profile: what `haptics play` \
+        would send to the device, sample for sample. Audio events are kept in patterns but are \
+        not part of the haptic signal.
+
+        Examples:
+          haptics render success -o success.wav
+          haptics render explosion.ahap -o - --format f32 | sox -t wav - -n stat
+          haptics render heartbeat.ahap -o hb.wav --profile lra --sample-rate 96000 --stats
+          haptics render success --rumble -o success.csv
+          haptics render success --rumble --json -o -
+
+        With --rumble the output is the dual-motor timeline a gamepad would get: one row every \
+        --interval-ms milliseconds, `time_ms,strong,weak` with 16-bit motor levels (strong = \
+        heavy low-frequency motor, weak = light high-frequency motor).
+        """
+    )
+
+    @OptionGroup var input: PatternInput
+    @OptionGroup(title: "Output") var profileOptions: ProfileOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "file"))
+    var output: String
+
+    @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate in Hz (default: the profile's, 48000).", valueName: "hz"))
+    var sampleRate: Int?
+
+    @Option(help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).")
+    var format: SampleFormat = .s16
+
+    @Flag(help: "Print duration, peak, RMS and the clipped-sample count.")
+    var stats = false
+
+    @Flag(help: "Write the rumble motor timeline (CSV: time_ms,strong,weak) instead of a WAV.")
+    var rumble = false
+
+    @Flag(help: "With --rumble, write a JSON array of {time_ms, strong, weak} instead of CSV.")
+    var json = false
+
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("With --rumble, milliseconds between motor updates.", valueName: "ms"))
+    var intervalMilliseconds: Int = 10
+
+    func validate() throws {
+        if json && !rumble { throw ValidationError("--json goes with --rumble (a WAV has no JSON form)") }
+        if !rumble && intervalMilliseconds != 10 { throw ValidationError("--interval-ms goes with --rumble") }
+        guard (1...1000).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 1…1000") }
+    }
+
+    func run() throws {
+        let loaded = try input.load()
+        if rumble {
+            reportWarnings(loaded)
+            try writeRumble(loaded)
+            return
+        }
+        let profile = try profileOptions.resolve()
+        let rate = sampleRate ?? profile.sampleRate
+        if let problem = profile.problem(withSampleRate: rate) {
+            throw CLIError(message: "--sample-rate: \(problem)", code: .validationFailure)
+        }
+        reportWarnings(loaded)
+        let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain)
+        do {
+            let writer = try WAVWriter(path: output, sampleRate: rate, channelCount: renderer.channelCount,
+                                       format: format, frameCount: renderer.totalFrames)
+            var block = [Float](repeating: 0, count: 4096 * renderer.channelCount)
+            try block.withUnsafeMutableBufferPointer { buffer throws(WAVError) in
+                while case let frames = renderer.render(into: buffer), frames > 0 {
+                    try writer.write(UnsafeBufferPointer(rebasing: buffer[..<(frames * renderer.channelCount)]))
+                }
+            }
+            try writer.finish()
+        } catch {
+            throw CLIError.invalidInput(error.description)
+        }
+        if stats {
+            let s = renderer.statistics
+            let text = String(format: "duration %.3f s, %d frames at %d Hz, peak %.4f (%.1f dBFS), RMS %.4f, clipped samples %d",
+                              s.duration, s.frames, s.sampleRate, s.peak, 20 * log10(max(s.peak, 1e-10)), s.rms, s.clippedSamples)
+            if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
+        }
+        if renderer.droppedEvents > 0 {
+            writeStandardError("warning: \(renderer.droppedEvents) events overlapped more than the synthesizer's voices and were left out")
+        }
+    }
+
+    /// Writes the motor timeline as CSV or JSON.
+    private func writeRumble(_ loaded: LoadedPattern) throws {
+        let frames = RumbleRenderer.timeline(loaded.pattern, intervalMilliseconds: intervalMilliseconds, gain: profileOptions.gain)
+        var text: String
+        if json {
+            text = "[\n" + frames.map { "  {\"time_ms\": \($0.timeMilliseconds), \"strong\": \($0.strong), \"weak\": \($0.weak)}" }.joined(separator: ",\n") + "\n]\n"
+        } else {
+            text = "time_ms,strong,weak\n"
+            for frame in frames { text += "\(frame.timeMilliseconds),\(frame.strong),\(frame.weak)\n" }
+        }
+        if output == "-" {
+            writeStandardOutput(text)
+        } else {
+            do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
+                throw CLIError.invalidInput("\(output): cannot write the file (\(error.localizedDescription))")
+            }
+        }
+    }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// The engine's clock: the position, in seconds, of the frame being heard now.
+///
+/// After every write the audio thread publishes how many frames it has rendered, how many the
+/// device still holds and when that was (monotonic clock). Any thread reads the three
+/// consistently through a sequence lock (no waiting on the writer) and extrapolates to now,
+/// never past what was rendered.
+final class EngineClock: Sendable {
+    let sampleRate: Double
+    private let sequence = Atomic<Int>(0)
+    private let rendered = Atomic<Int>(0)
+    private let pending = Atomic<Int>(0)
+    private let stamp = Atomic<Int>(0)
+    private let running = Atomic<Bool>(false)
+
+    init(sampleRate: Double) { self.sampleRate = sampleRate }
+
+    /// Monotonic nanoseconds.
+    static func now() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+    }
+
+    /// Audio thread: frames rendered so far and frames the device still holds.
+    func publish(rendered frames: Int, pending held: Int) {
+        let s = sequence.load(ordering: .relaxed)
+        sequence.store(s + 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        rendered.store(frames, ordering: .relaxed)
+        pending.store(held, ordering: .relaxed)
+        stamp.store(Self.now(), ordering: .relaxed)
+        sequence.store(s + 2, ordering: .releasing)
+    }
+
+    /// Whether the audio thread runs (the clock advances) or the engine is stopped (it holds).
+    func setRunning(_ value: Bool) { running.store(value, ordering: .releasing) }
+
+    /// Seconds on the engine's timeline that are being heard now.
+    var time: Double {
+        while true {
+            let s1 = sequence.load(ordering: .acquiring)
+            if s1 & 1 == 1 { continue }
+            let frames = rendered.load(ordering: .relaxed)
+            let held = pending.load(ordering: .relaxed)
+            let at = stamp.load(ordering: .relaxed)
+            atomicMemoryFence(ordering: .acquiring)
+            guard sequence.load(ordering: .relaxed) == s1 else { continue }
+            guard running.load(ordering: .acquiring), at > 0 else { return Double(frames) / sampleRate }
+            let heard = Double(frames - held) + Double(Self.now() - at) * 1e-9 * sampleRate
+            return min(max(heard, Double(frames - held)), Double(frames)) / sampleRate
+        }
+    }
+
+    /// The frame the audio thread will render next, as last published.
+    var renderedFrames: Int { rendered.load(ordering: .acquiring) }
+}

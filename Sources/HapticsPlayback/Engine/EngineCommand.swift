@@ -1,0 +1,50 @@
+import HapticsRender
+
+/// A request from the API side to the audio thread, applied at `frame` on the engine's render
+/// timeline (or at the next frame rendered, when `frame` is in the past or ``now``).
+/// Fixed-size: the audio thread copies it and never allocates.
+struct EngineCommand {
+    /// Apply as soon as possible.
+    static let now = Int.min
+
+    var frame: Int
+    var slot: Int
+    var action: Action
+
+    enum Action {
+        /// Takes over a synth for a player slot (retained by the engine until ``detach``).
+        case attach(Unmanaged<PatternSynth>)
+        /// Releases a slot; the engine frees its synth once the audio thread confirms.
+        case detach
+        /// Plays from `offset` seconds into the pattern (restarting if already playing).
+        case start(offset: Double, run: Int)
+        /// Fades out and ends, reporting completion.
+        case stop
+        /// Drops this slot's pending commands and stops.
+        case cancel
+        case pause
+        case resume
+        case seek(offset: Double)
+        case setRate(Double)
+        case setLoop(enabled: Bool, end: Double)
+        case setMuted(Bool)
+        /// A dynamic parameter change; the element's times are relative to when it applies.
+        case control(HapticControl, RuntimeControls.Element)
+        /// Engine-wide mute (`slot` unused).
+        case muteEngine(Bool)
+        /// Fade the whole output out and stop the audio thread (`slot` unused).
+        case fadeOutAndStop
+    }
+}
+
+/// A notice from the audio thread to the engine's notification thread.
+enum EngineEvent {
+    /// A player finished playing (naturally, stopped or cancelled); `run` tells which start.
+    case finished(slot: Int, run: Int)
+    /// The audio thread released a slot; its synth can be freed.
+    case detached(slot: Int)
+    /// No player has been active for the idle timeout.
+    case idle
+    /// The audio thread ended: after a requested stop, or because the device failed.
+    case ended
+}

@@ -1,0 +1,563 @@
+import Foundation
+import HapticsCore
+import HapticsRender
+import Synchronization
+
+/// Plays haptic patterns in real time on an output device.
+///
+/// ```swift
+/// let engine = HapticEngine(device: "default", profile: .wideband)
+/// try engine.start()
+/// let player = try engine.makePlayer(with: pattern)
+/// try player.start(atTime: engine.currentTime + 0.1)
+/// ```
+///
+/// The engine owns the device and a clock (``currentTime``). Players are created from
+/// patterns and commanded from any thread; every command is stamped on the engine clock and
+/// takes effect at its exact sample on a dedicated audio thread, which renders with the same
+/// synthesis as ``HapticRenderer`` — what the engine plays equals what rendering writes.
+/// Several engines can exist in one process, each with its own device and thread.
+public final class HapticEngine: @unchecked Sendable {
+    /// How the engine opens its output.
+    public struct Configuration: Sendable {
+        /// ALSA device name: `default`, `hw:…`, `plughw:…`, `pulse`, `null`, `file:'out.wav',wav`.
+        public var device: String
+        /// The actuator the signal drives; sets frequency band, channels and sample rate.
+        public var profile: ActuatorProfile
+        /// Output rate; the profile's when nil.
+        public var sampleRate: Int?
+        /// Requested output latency (the device's buffer); about 20 ms by default.
+        public var latency: Duration
+        /// Multiplies the profile's gain.
+        public var gain: Double
+        /// After how long without an active player an engine with auto-shutdown stops.
+        public var idleTimeout: Duration
+
+        /// Creates a configuration.
+        public init(device: String = "default", profile: ActuatorProfile = .wideband, sampleRate: Int? = nil,
+                    latency: Duration = .milliseconds(20), gain: Double = 1, idleTimeout: Duration = .seconds(10)) {
+            self.device = device
+            self.profile = profile
+            self.sampleRate = sampleRate
+            self.latency = latency
+            self.gain = gain
+            self.idleTimeout = idleTimeout
+        }
+    }
+
+    /// Opens an output; the engine calls it on each start.
+    public typealias OutputFactory = @Sendable (_ sampleRate: Int, _ channelCount: Int, _ latency: Duration) throws(AudioOutputError) -> any AudioOutput
+
+    /// Opens a rumble output; the engine calls it on each start.
+    public typealias RumbleOutputFactory = @Sendable () throws(RumbleOutputError) -> any RumbleOutput
+
+    /// What the engine plays into.
+    enum Sink {
+        case audio(OutputFactory)
+        /// Motor levels every `interval` milliseconds.
+        case rumble(RumbleOutputFactory, intervalMilliseconds: Int)
+    }
+
+    public let configuration: Configuration
+    private let sink: Sink
+    let sampleRate: Int
+    /// Shortest transient the synths make (rumble motors need 40 ms to spin up).
+    private let minimumTransientLength: Double
+    let clock: EngineClock
+
+    private struct State {
+        var loop: RenderLoop?
+        var output: OpenSink?
+        var audioThread: Thread?
+        var audioThreadDone: DispatchSemaphore?
+        var running = false
+        var stoppedForIdleness = false
+        var outputError: HapticError?
+        var stoppedHandler: (@Sendable (HapticEngineStoppedReason) -> Void)?
+        var resetHandler: (@Sendable () -> Void)?
+        var finishedHandler: (@Sendable (Error?) -> HapticEngineFinishedAction)?
+        var autoShutdown = false
+        var mutedForHaptics = false
+        var freeSlots = Array((0..<RenderLoop.slotCount).reversed())
+        /// Synths the audio thread may still use, by slot, until it confirms a detach.
+        var synths: [Int: PatternSynth] = [:]
+        /// The latest run started per slot, and those not finished yet.
+        var latestRun: [Int: Int] = [:]
+        var activeSlots: Set<Int> = []
+        var completionHandlers: [Int: @Sendable (Error?) -> Void] = [:]
+        /// Players kept alive until they finish (`playPattern`).
+        var fireAndForget: [Int: HapticPatternPlayer] = [:]
+        var nextRun = 1
+    }
+
+    private let state = Locked(State())
+    /// Serialises producers of the command queue (the audio thread never takes it).
+    private let producerLock = Mutex(())
+    private var notifier: Thread?
+
+    /// Creates an engine for an ALSA device. Nothing opens until ``start()``.
+    public convenience init(configuration: Configuration = Configuration()) {
+        let device = configuration.device
+        self.init(configuration: configuration) { rate, channels, latency throws(AudioOutputError) in
+            try ALSAOutput(device: device, sampleRate: rate, channelCount: channels, latency: latency)
+        }
+    }
+
+    /// Creates an engine for an ALSA device.
+    public convenience init(device: String, profile: ActuatorProfile = .wideband, gain: Double = 1) {
+        self.init(configuration: Configuration(device: device, profile: profile, gain: gain))
+    }
+
+    /// Creates an engine that plays into outputs made by `makeOutput` (tests, custom sinks).
+    public init(configuration: Configuration, output makeOutput: @escaping OutputFactory) {
+        self.configuration = configuration
+        sink = .audio(makeOutput)
+        sampleRate = configuration.sampleRate ?? configuration.profile.sampleRate
+        minimumTransientLength = 0
+        clock = EngineClock(sampleRate: Double(sampleRate))
+    }
+
+    /// Creates an engine that drives a gamepad's two rumble motors.
+    ///
+    /// The same players and patterns work; the synthesis runs at 1 kHz and every
+    /// `intervalMilliseconds` the sounding events are mapped to motor levels (see
+    /// ``RumbleRenderer``), sent only when they change. Stopping the engine, by any path, sets
+    /// the motors to zero and releases the device.
+    ///
+    /// - Parameters:
+    ///   - output: opens the device, e.g. `{ try RumbleDevices.open(nil) }` for the first one.
+    ///   - gain: scales motor levels (the device itself is driven at full gain).
+    public init(rumble output: @escaping RumbleOutputFactory, intervalMilliseconds: Int = 10, gain: Double = 1,
+                idleTimeout: Duration = .seconds(10)) {
+        configuration = Configuration(device: "rumble", profile: .wideband, gain: gain, idleTimeout: idleTimeout)
+        sink = .rumble(output, intervalMilliseconds: max(1, min(1000, intervalMilliseconds)))
+        sampleRate = Int(RumbleRenderer.controlRate)
+        minimumTransientLength = RumbleRenderer.synthPulse
+        clock = EngineClock(sampleRate: Double(sampleRate))
+    }
+
+    deinit {
+        let (thread, done, output, wasRunning, handler) = state.withLock { s in
+            (s.audioThread, s.audioThreadDone, s.output, s.running, s.stoppedHandler)
+        }
+        if let loop = state.withLock({ $0.loop }), thread != nil {
+            _ = loop.commands.push(EngineCommand(frame: EngineCommand.now, slot: -1, action: .fadeOutAndStop))
+            if done?.wait(timeout: .now() + 0.5) == .timedOut {
+                output?.interrupt()
+                _ = done?.wait(timeout: .now() + 0.5)
+            }
+            loop.post(.ended)
+        }
+        output?.close()
+        if wasRunning { handler?(.engineDestroyed) }
+    }
+
+    /// An opened output.
+    enum OpenSink: @unchecked Sendable {
+        case audio(any AudioOutput)
+        case rumble(UncheckedRumbleOutput)
+
+        /// Unblocks a stuck device (audio: drop; rumble: motors to zero).
+        func interrupt() {
+            switch self {
+            case .audio(let output): output.stop()
+            case .rumble(let output): output.base.stop()
+            }
+        }
+
+        /// Releases the device.
+        func close() {
+            switch self {
+            case .audio(let output): output.close()
+            case .rumble(let output): output.base.stop()
+            }
+        }
+    }
+
+    // MARK: Handlers and flags
+
+    /// Called when the engine stops on its own (device lost, idle timeout, …), not after
+    /// ``stop()``. Runs on the engine's notification thread.
+    public var stoppedHandler: (@Sendable (HapticEngineStoppedReason) -> Void)? {
+        get { state.withLock { $0.stoppedHandler } }
+        set { state.withLock { $0.stoppedHandler = newValue } }
+    }
+
+    /// Called after the engine lost its output and restarted it: players made before are
+    /// invalid and must be recreated. Runs on the engine's notification thread.
+    public var resetHandler: (@Sendable () -> Void)? {
+        get { state.withLock { $0.resetHandler } }
+        set { state.withLock { $0.resetHandler = newValue } }
+    }
+
+    /// Whether the engine stops by itself after ``Configuration/idleTimeout`` without an
+    /// active player, and starts again when a player starts.
+    public var isAutoShutdownEnabled: Bool {
+        get { state.withLock { $0.autoShutdown } }
+        set {
+            let loop = state.withLock { s -> RenderLoop? in s.autoShutdown = newValue; return s.loop }
+            loop?.idleTimeoutFrames = newValue ? idleTimeoutFrames : 0
+        }
+    }
+
+    /// Silences every player (with a 2 ms ramp) without stopping them.
+    public var isMutedForHaptics: Bool {
+        get { state.withLock { $0.mutedForHaptics } }
+        set {
+            state.withLock { $0.mutedForHaptics = newValue }
+            try? send(EngineCommand(frame: EngineCommand.now, slot: -1, action: .muteEngine(newValue)))
+        }
+    }
+
+    /// Whether the audio thread is running.
+    public var isRunning: Bool { state.withLock { $0.running } }
+
+    /// The engine's clock: seconds of output heard since the engine was created (it holds
+    /// while stopped). Schedule with times on this clock; 0 or a time already past means now.
+    public var currentTime: TimeInterval { clock.time }
+
+    /// Samples clipped at the output so far.
+    public var clippedSamples: Int { state.withLock { $0.loop?.clippedSamples ?? 0 } }
+
+    private var idleTimeoutFrames: Int {
+        let c = configuration.idleTimeout.components
+        return max(1, Int((Double(c.seconds) + Double(c.attoseconds) * 1e-18) * Double(sampleRate)))
+    }
+
+    // MARK: Start and stop
+
+    /// Opens the output and starts the audio thread. Does nothing if already running.
+    ///
+    /// - Throws: ``HapticError/output(_:)`` naming the device when it is missing, busy or
+    ///   cannot play the profile's format.
+    public func start() throws(HapticError) {
+        if state.withLock({ $0.running }) { return }
+        let opened: OpenSink
+        switch sink {
+        case .audio(let makeOutput):
+            do {
+                opened = .audio(try makeOutput(sampleRate, configuration.profile.channelCount, configuration.latency))
+            } catch {
+                throw .output(error)
+            }
+        case .rumble(let makeOutput, _):
+            do { opened = .rumble(UncheckedRumbleOutput(try makeOutput())) } catch { throw .rumble(error) }
+        }
+        let loop = renderLoop()
+        switch opened {
+        case .audio(let output):
+            loop.configureOutput(channelCount: output.channelCount, periodFrames: output.periodFrames)
+        case .rumble:
+            if case .rumble(_, let interval) = sink { loop.configureOutput(channelCount: 1, periodFrames: interval) }
+        }
+        loop.prepareForStart()
+        loop.idleTimeoutFrames = isAutoShutdownEnabled ? idleTimeoutFrames : 0
+        startNotifierIfNeeded(loop)
+        let done = DispatchSemaphore(value: 0)
+        let clock = self.clock
+        let gain = configuration.gain
+        let thread = Thread {
+            let error: HapticError?
+            switch opened {
+            case .audio(let output): error = Self.runAudioThread(loop: loop, output: output, clock: clock).map { .output($0) }
+            case .rumble(let output): error = Self.runRumbleThread(loop: loop, output: output.base, clock: clock, gain: gain).map { .rumble($0) }
+            }
+            loop.setEndError(error)
+            clock.setRunning(false)
+            done.signal()
+            loop.post(.ended)
+        }
+        thread.name = "haptics-audio"
+        thread.qualityOfService = .userInteractive
+        state.withLock { s in
+            s.output = opened
+            s.audioThread = thread
+            s.audioThreadDone = done
+            s.running = true
+            s.stoppedForIdleness = false
+            s.outputError = nil
+        }
+        clock.setRunning(true)
+        thread.start()
+    }
+
+    /// Fades the output out over 5 ms, lets the device play what it holds, closes it and
+    /// stops the audio thread. Players stay valid; start the engine again to use them.
+    public func stop() {
+        guard let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
+            guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }
+            s.running = false
+            return (loop, done, output)
+        }) else { return }
+        _ = loop.commands.push(EngineCommand(frame: EngineCommand.now, slot: -1, action: .fadeOutAndStop))
+        if done.wait(timeout: .now() + 1) == .timedOut {
+            // A device that stopped taking samples: unblock the write and give up on draining.
+            output.interrupt()
+            _ = done.wait(timeout: .now() + 1)
+        }
+        output.close()
+        state.withLock { s in
+            s.output = nil
+            s.audioThread = nil
+            s.audioThreadDone = nil
+        }
+    }
+
+    /// The audio thread: render a period, write it, publish the clock; until faded out or
+    /// the device fails. Returns the device's error, if any.
+    private static func runAudioThread(loop: RenderLoop, output: any AudioOutput, clock: EngineClock) -> AudioOutputError? {
+        RealtimePriority.raiseCurrentThread()
+        let block = loop.blockFrames
+        let startedAt = EngineClock.now()
+        let startFrame = loop.frame
+        while true {
+            let samples = loop.renderBlock(frames: block)
+            do {
+                try output.write(samples)
+            } catch {
+                return error
+            }
+            clock.publish(rendered: loop.frame, pending: output.pendingFrames())
+            if loop.hasFadedOut {
+                output.drain()
+                clock.publish(rendered: loop.frame, pending: 0)
+                return nil
+            }
+            // Devices that do not pace (null, file) would spin while idle: hold the render
+            // position at most 100 ms ahead of the wall clock when nothing plays.
+            if !loop.hasActivePlayers {
+                let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
+                if Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate {
+                    var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                    nanosleep(&pause, nil)
+                }
+            }
+        }
+    }
+
+    /// The rumble thread: every interval, advance the synths, map voices to motor levels and
+    /// send them if they changed; paced by the monotonic clock. On the way out (stop, fade-out,
+    /// failure) the motors go to zero.
+    private static func runRumbleThread(loop: RenderLoop, output: any RumbleOutput, clock: EngineClock, gain: Double) -> RumbleOutputError? {
+        RealtimePriority.raiseCurrentThread()
+        let interval = loop.blockFrames
+        let intervalNanoseconds = interval * 1_000_000
+        var deadline = EngineClock.now()
+        var last: (strong: UInt16, weak: UInt16) = (0, 0)
+        defer { output.stop() }
+        while true {
+            _ = loop.renderBlock(frames: interval)
+            let levels = loop.motorLevels(gain: gain)
+            if levels != last {
+                do { try output.setMotors(strong: levels.strong, weak: levels.weak) } catch { return error }
+                last = levels
+            }
+            clock.publish(rendered: loop.frame, pending: 0)
+            if loop.hasFadedOut { return nil }
+            deadline += intervalNanoseconds
+            var wake = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
+        }
+    }
+
+    // MARK: Players
+
+    /// Creates a player for a pattern.
+    public func makePlayer(with pattern: HapticPattern) throws(HapticError) -> HapticPatternPlayer {
+        try HapticPatternPlayer(engine: self, pattern: pattern)
+    }
+
+    /// Creates a player that can also pause, resume, seek, loop and change speed.
+    public func makeAdvancedPlayer(with pattern: HapticPattern) throws(HapticError) -> HapticAdvancedPatternPlayer {
+        try HapticAdvancedPatternPlayer(engine: self, pattern: pattern)
+    }
+
+    /// Plays an AHAP file now, fire-and-forget.
+    public func playPattern(from url: URL) throws {
+        let document = try AHAPDecoder().decode(contentsOf: url)
+        try playPattern(document.pattern)
+    }
+
+    /// Plays AHAP data now, fire-and-forget.
+    public func playPattern(from data: Data) throws {
+        let document = try AHAPDecoder().decode(data)
+        try playPattern(document.pattern)
+    }
+
+    /// Plays a pattern now, fire-and-forget.
+    public func playPattern(_ pattern: HapticPattern) throws(HapticError) {
+        let player = try makePlayer(with: pattern)
+        state.withLock { $0.fireAndForget[player.slot] = player }
+        do { try player.start() } catch {
+            state.withLock { _ = $0.fireAndForget.removeValue(forKey: player.slot) }
+            throw error
+        }
+    }
+
+    /// Calls `handler` once no player is active any more (immediately if none is); its
+    /// answer stops the engine or leaves it running.
+    public func notifyWhenPlayersFinished(_ handler: @escaping @Sendable (Error?) -> HapticEngineFinishedAction) {
+        let idle = state.withLock { s -> Bool in
+            s.finishedHandler = handler
+            return s.activeSlots.isEmpty
+        }
+        if idle { handlePlayersFinished() }
+    }
+
+    // MARK: Internals used by players
+
+    /// Claims a slot and hands a new synth for `pattern` to the audio thread.
+    func attach(_ pattern: HapticPattern) throws(HapticError) -> Int {
+        let synth = PatternSynth(pattern: CompiledPattern(pattern), profile: configuration.profile, sampleRate: Double(sampleRate),
+                                 minimumTransientLength: minimumTransientLength)
+        guard let slot = state.withLock({ s -> Int? in
+            guard let slot = s.freeSlots.popLast() else { return nil }
+            s.synths[slot] = synth
+            return slot
+        }) else { throw .tooManyPlayers(limit: RenderLoop.slotCount) }
+        try send(EngineCommand(frame: EngineCommand.now, slot: slot, action: .attach(Unmanaged.passRetained(synth))))
+        return slot
+    }
+
+    /// Releases a slot (player deinit). The synth is freed when the audio thread confirms.
+    func detach(slot: Int) {
+        state.withLock { s in
+            s.activeSlots.remove(slot)
+            s.completionHandlers[slot] = nil
+            s.latestRun[slot] = nil
+        }
+        do { try send(EngineCommand(frame: EngineCommand.now, slot: slot, action: .detach)) } catch {
+            // The queue is wedged: keep the slot reserved rather than risk reusing it.
+        }
+    }
+
+    /// Starts a slot's pattern at an engine time, restarting the engine after an idle stop.
+    func start(slot: Int, at time: TimeInterval, offset: Double) throws(HapticError) {
+        let frame = try frame(for: time)
+        let (running, idleStopped) = state.withLock { ($0.running, $0.stoppedForIdleness) }
+        if !running {
+            guard idleStopped else { throw .engineNotRunning }
+            try start()
+        }
+        let run = state.withLock { s -> Int in
+            let run = s.nextRun
+            s.nextRun += 1
+            s.latestRun[slot] = run
+            s.activeSlots.insert(slot)
+            return run
+        }
+        try send(EngineCommand(frame: frame, slot: slot, action: .start(offset: offset, run: run)))
+    }
+
+    func setCompletionHandler(slot: Int, _ handler: (@Sendable (Error?) -> Void)?) {
+        state.withLock { $0.completionHandlers[slot] = handler }
+    }
+
+    /// The render frame for an engine time; in the past or 0 means now.
+    func frame(for time: TimeInterval) throws(HapticError) -> Int {
+        guard time.isFinite, time >= 0 else { throw .invalidTime }
+        return time == 0 ? EngineCommand.now : Int((time * Double(sampleRate)).rounded())
+    }
+
+    /// Queues a command for the audio thread, waiting at most 100 ms for room.
+    func send(_ command: EngineCommand) throws(HapticError) {
+        let loop = renderLoop()
+        let deadline = EngineClock.now() + 100_000_000
+        while !producerLock.withLock({ _ in loop.commands.push(command) }) {
+            guard EngineClock.now() < deadline else { throw .commandQueueFull }
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            nanosleep(&pause, nil)
+        }
+    }
+
+    /// The engine's render loop, created on first use and kept for the engine's life so
+    /// commands queued while stopped survive to the next start.
+    private func renderLoop() -> RenderLoop {
+        state.withLock { s in
+            if let loop = s.loop { return loop }
+            let loop = RenderLoop(profile: configuration.profile, sampleRate: sampleRate, gain: configuration.gain)
+            s.loop = loop
+            return loop
+        }
+    }
+
+    // MARK: Notifications
+
+    private func startNotifierIfNeeded(_ loop: RenderLoop) {
+        guard notifier == nil else { return }
+        let thread = Thread { [weak self] in
+            while true {
+                loop.wake.wait()
+                guard let engine = self else { return }
+                while let event = loop.events.pop() {
+                    engine.handle(event, loop: loop)
+                }
+            }
+        }
+        thread.name = "haptics-notify"
+        notifier = thread
+        thread.start()
+    }
+
+    private func handle(_ event: EngineEvent, loop: RenderLoop) {
+        switch event {
+        case .detached(let slot):
+            state.withLock { s in
+                s.synths[slot] = nil
+                s.freeSlots.append(slot)
+            }
+        case .finished(let slot, let run):
+            let (handler, keepAlive, allDone) = state.withLock { s -> ((@Sendable (Error?) -> Void)?, HapticPatternPlayer?, Bool) in
+                guard s.latestRun[slot] == run else { return (nil, nil, false) }
+                s.activeSlots.remove(slot)
+                let wasActive = s.finishedHandler != nil && s.activeSlots.isEmpty
+                return (s.completionHandlers[slot], s.fireAndForget.removeValue(forKey: slot), wasActive)
+            }
+            handler?(nil)
+            _ = keepAlive
+            if allDone { handlePlayersFinished() }
+        case .idle:
+            let shouldStop = state.withLock { $0.autoShutdown && $0.running }
+            if shouldStop {
+                stop()
+                let handler = state.withLock { s -> (@Sendable (HapticEngineStoppedReason) -> Void)? in
+                    s.stoppedForIdleness = true
+                    return s.stoppedHandler
+                }
+                handler?(.idleTimeout)
+            }
+        case .ended:
+            guard let error = loop.takeEndError() else { return }
+            let (handler, output) = state.withLock { s -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, OpenSink?) in
+                s.running = false
+                s.outputError = error
+                let output = s.output
+                s.output = nil
+                s.audioThread = nil
+                s.audioThreadDone = nil
+                return (s.stoppedHandler, output)
+            }
+            output?.close()
+            switch error {
+            case .output(.deviceLost), .rumble(.deviceLost): handler?(.deviceLost)
+            default: handler?(.systemError)
+            }
+        }
+    }
+
+    private func handlePlayersFinished() {
+        guard let handler = state.withLock({ s -> (@Sendable (Error?) -> HapticEngineFinishedAction)? in
+            let handler = s.finishedHandler
+            s.finishedHandler = nil
+            return handler
+        }) else { return }
+        if handler(nil) == .stopEngine {
+            let wasRunning = isRunning
+            stop()
+            if wasRunning { stoppedHandler?(.notifyWhenFinished) }
+        }
+    }
+
+    /// The error that ended the audio thread, if the output failed.
+    public var outputError: HapticError? { state.withLock { $0.outputError } }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// State shared by the API-side threads (never the audio thread), behind a lock.
+///
+/// Unlike `Mutex`, it holds values that are not `Sendable` (threads, synths, players); the
+/// lock is what makes sharing them safe.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

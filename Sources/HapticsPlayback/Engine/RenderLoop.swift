@@ -1,0 +1,372 @@
+import Dispatch
+import HapticsRender
+import Synchronization
+
+/// The audio thread's state: player slots, commands waiting for their frame, the mix.
+///
+/// Everything here belongs to the audio thread once the engine has started it; the API side
+/// talks to it only through `commands`, and hears back only through `events`. `renderBlock`
+/// allocates nothing, takes no lock and does no I/O.
+final class RenderLoop: @unchecked Sendable {
+    /// Players that can exist at once on one engine.
+    static let slotCount = 128
+    /// Commands that can wait for a future frame.
+    static let pendingCapacity = 1024
+
+    let sampleRate: Double
+    /// Channels of the output the loop currently feeds (set by ``configureOutput``).
+    private(set) var channelCount: Int
+    /// Largest block ``renderBlock`` takes.
+    static let maximumBlock = 4096
+    /// Frames per block the audio thread renders (the device's period, capped).
+    private(set) var blockFrames = 256
+    private let profile: ActuatorProfile
+    private let gain: Double
+    /// Next frame to render on the engine's timeline.
+    private(set) var frame = 0
+
+    let commands = SPSCQueue<EngineCommand>(capacity: 4096)
+    let events = SPSCQueue<EngineEvent>(capacity: 4096)
+    /// Signalled after posting events, to wake the notification thread.
+    let wake = DispatchSemaphore(value: 0)
+
+    private struct Slot {
+        enum State { case idle, playing, paused, stopping }
+        var synth: Unmanaged<PatternSynth>?
+        var state = State.idle
+        var run = 0
+        var loopEnabled = false
+        var loopEnd = 0.0
+        var gain: Float = 1
+        var targetGain: Float = 1
+    }
+
+    private let slots: UnsafeMutablePointer<Slot>
+    private let pending: UnsafeMutablePointer<EngineCommand>
+    private var pendingCount = 0
+    private let mix: UnsafeMutablePointer<Float>
+    private let scratch: UnsafeMutablePointer<Float>
+    private var interleaved: UnsafeMutablePointer<Float>
+    private var output: OutputStage
+    private let endError = Mutex<HapticError?>(nil)
+
+    /// Per-sample step of gain ramps: 2 ms from 0 to 1 (mute, unmute).
+    private let gainStep: Float
+    /// Engine-wide gain and its target (mute, fade-out on stop).
+    private var masterGain: Float = 1
+    private var masterTarget: Float = 1
+    private var masterStep: Float
+    private var stopping = false
+    /// The fade-out has reached silence: the thread may stop.
+    private(set) var hasFadedOut = false
+
+    /// Frames since the last player was active, and after how many to report idleness
+    /// (0: never).
+    private var idleFrames = 0
+    var idleTimeoutFrames = 0
+    private var reportedIdle = false
+
+    /// Clipped samples so far.
+    var clippedSamples: Int { output.clippedSamples }
+
+    init(profile: ActuatorProfile, sampleRate: Int, gain: Double) {
+        self.sampleRate = Double(sampleRate)
+        self.profile = profile
+        self.gain = gain
+        channelCount = profile.channelCount
+        output = OutputStage(profile: profile, gain: gain)
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: Slot(), count: Self.slotCount)
+        pending = .allocate(capacity: Self.pendingCapacity)
+        mix = .allocate(capacity: Self.maximumBlock)
+        scratch = .allocate(capacity: Self.maximumBlock)
+        interleaved = .allocate(capacity: Self.maximumBlock * channelCount)
+        gainStep = 1 / Float(max(1, sampleRate / 500))
+        masterStep = gainStep
+    }
+
+    /// Adapts the output stage to the device the engine opened. Call only while the audio
+    /// thread is not running.
+    func configureOutput(channelCount: Int, periodFrames: Int) {
+        blockFrames = max(16, min(periodFrames, Self.maximumBlock))
+        guard channelCount != self.channelCount else { return }
+        var profile = profile
+        // The device has another channel count than the profile: copy the haptic signal to
+        // every channel, as DESIGN.md says for mono profiles.
+        profile.channelCount = channelCount
+        profile.hapticChannels = Array(0..<channelCount)
+        output = OutputStage(profile: profile, gain: gain)
+        interleaved.deallocate()
+        interleaved = .allocate(capacity: Self.maximumBlock * channelCount)
+        self.channelCount = channelCount
+    }
+
+    /// Records why the audio thread ended (called once, as it ends).
+    func setEndError(_ error: HapticError?) { endError.withLock { $0 = error } }
+
+    /// Takes the error that ended the audio thread, if any.
+    func takeEndError() -> HapticError? { endError.withLock { e in defer { e = nil }; return e } }
+
+    deinit {
+        for i in 0..<Self.slotCount { slots[i].synth?.release() }
+        slots.deinitialize(count: Self.slotCount)
+        slots.deallocate()
+        pending.deallocate()
+        mix.deallocate()
+        scratch.deallocate()
+        interleaved.deallocate()
+    }
+
+    /// Re-arms the loop for a new start of the engine's output.
+    func prepareForStart() {
+        stopping = false
+        hasFadedOut = false
+        masterGain = masterTarget == 0 ? 0 : 1
+        masterStep = gainStep
+        idleFrames = 0
+        reportedIdle = false
+    }
+
+    /// Renders the next `frames` (≤ ``maximumBlock``) and returns the interleaved samples.
+    func renderBlock(frames: Int) -> UnsafeBufferPointer<Float> {
+        drainCommandQueue()
+        mix.update(repeating: 0, count: frames)
+        let blockStart = frame
+        let blockEnd = frame + frames
+        var offset = 0
+        while offset < frames {
+            // Commands due at or before the current position apply first, then render up to
+            // the next command's frame: every command takes effect at its exact sample.
+            applyDueCommands(atOrBefore: blockStart + offset)
+            let next = min(nextPendingFrame(), blockEnd)
+            let count = max(1, next - (blockStart + offset))
+            renderSlots(into: mix + offset, frames: min(count, frames - offset))
+            offset += min(count, frames - offset)
+            frame = blockStart + offset
+        }
+        applyMaster(frames: frames)
+        output.write(mono: mix, frames: frames, into: interleaved)
+        trackIdleness(frames: frames)
+        return UnsafeBufferPointer(start: interleaved, count: frames * channelCount)
+    }
+
+    // MARK: Commands
+
+    private func drainCommandQueue() {
+        while pendingCount < Self.pendingCapacity, let command = commands.pop() {
+            pending[pendingCount] = command
+            pendingCount += 1
+        }
+    }
+
+    private func nextPendingFrame() -> Int {
+        var next = Int.max
+        for i in 0..<pendingCount where pending[i].frame < next { next = pending[i].frame }
+        return next
+    }
+
+    /// Applies pending commands whose frame has come, in arrival order.
+    private func applyDueCommands(atOrBefore now: Int) {
+        var i = 0
+        while i < pendingCount {
+            if pending[i].frame <= now {
+                let command = pending[i]
+                // Keep arrival order for the rest: shift down (the list is short).
+                for j in i..<(pendingCount - 1) { pending[j] = pending[j + 1] }
+                pendingCount -= 1
+                apply(command)
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    private func apply(_ command: EngineCommand) {
+        let index = command.slot
+        switch command.action {
+        case .muteEngine(let muted):
+            masterTarget = muted ? 0 : 1
+            masterStep = gainStep
+            return
+        case .fadeOutAndStop:
+            stopping = true
+            masterTarget = 0
+            // 5 ms: short enough to feel immediate, long enough not to click.
+            masterStep = 1 / Float(max(1, sampleRate / 200))
+            return
+        default:
+            break
+        }
+        guard index >= 0 && index < Self.slotCount else { return }
+        switch command.action {
+        case .attach(let synth):
+            slots[index].synth?.release()
+            slots[index] = Slot()
+            slots[index].synth = synth
+        case .detach:
+            slots[index].synth?.release()
+            slots[index] = Slot()
+            removePending(slot: index)
+            post(.detached(slot: index))
+        case .start(let offset, let run):
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            synth.runtimeControls.removeAll()
+            synth.setPaused(false)
+            synth.seek(to: offset)
+            slots[index].state = .playing
+            slots[index].run = run
+        case .stop:
+            guard slots[index].state != .idle, let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            synth.fadeOutVoices()
+            slots[index].state = .stopping
+        case .cancel:
+            removePending(slot: index)
+            guard slots[index].state != .idle, let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            synth.fadeOutVoices()
+            slots[index].state = .stopping
+        case .pause:
+            guard slots[index].state == .playing, let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            synth.setPaused(true)
+            slots[index].state = .paused
+        case .resume:
+            guard slots[index].state == .paused, let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            synth.setPaused(false)
+            slots[index].state = .playing
+        case .seek(let offset):
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            let wasPaused = synth.isPaused
+            synth.setPaused(false)
+            synth.seek(to: offset)
+            if wasPaused { synth.setPaused(true) }
+        case .setRate(let rate):
+            slots[index].synth?.takeUnretainedValue().setRate(rate)
+        case .setLoop(let enabled, let end):
+            slots[index].loopEnabled = enabled
+            slots[index].loopEnd = end
+        case .setMuted(let muted):
+            slots[index].targetGain = muted ? 0 : 1
+            // A silent player needs no ramp: it starts at its target.
+            if slots[index].state == .idle { slots[index].gain = slots[index].targetGain }
+        case .control(let control, var element):
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            element.shift(by: synth.patternTime)
+            synth.runtimeControls.add(element, to: control)
+        case .muteEngine, .fadeOutAndStop:
+            break
+        }
+    }
+
+    /// Drops a slot's waiting commands, except its detach (the slot must still be freed).
+    private func removePending(slot: Int) {
+        var kept = 0
+        for i in 0..<pendingCount {
+            var keep = pending[i].slot != slot
+            if case .detach = pending[i].action { keep = true }
+            if keep {
+                pending[kept] = pending[i]
+                kept += 1
+            }
+        }
+        pendingCount = kept
+    }
+
+    // MARK: Rendering
+
+    private func renderSlots(into destination: UnsafeMutablePointer<Float>, frames: Int) {
+        for index in 0..<Self.slotCount {
+            guard slots[index].state != .idle, let unmanaged = slots[index].synth else { continue }
+            let synth = unmanaged.takeUnretainedValue()
+            var done = 0
+            while done < frames {
+                var count = frames - done
+                // Loop boundaries fall on their exact frame.
+                var wraps = false
+                if slots[index].loopEnabled && slots[index].state == .playing {
+                    let end = slots[index].loopEnd > 0 ? slots[index].loopEnd : synth.naturalLoopEnd
+                    let untilEnd = Int(((end - synth.patternTime) * sampleRate / synth.rate).rounded())
+                    if untilEnd <= count { count = max(0, untilEnd); wraps = true }
+                }
+                if count > 0 { mixSynth(synth, slot: index, into: destination + done, frames: count) }
+                done += count
+                if wraps { synth.seek(to: 0) }
+            }
+            switch slots[index].state {
+            case .playing where !slots[index].loopEnabled && synth.isFinished,
+                 .stopping where !synth.isSounding:
+                slots[index].state = .idle
+                post(.finished(slot: index, run: slots[index].run))
+            default:
+                break
+            }
+        }
+    }
+
+    /// Renders one synth and adds it, through the player's gain ramp, into the mix.
+    private func mixSynth(_ synth: PatternSynth, slot index: Int, into destination: UnsafeMutablePointer<Float>, frames: Int) {
+        scratch.update(repeating: 0, count: frames)
+        synth.render(adding: scratch, frames: frames)
+        var gain = slots[index].gain
+        let target = slots[index].targetGain
+        if gain == 1 && target == 1 {
+            for i in 0..<frames { destination[i] += scratch[i] }
+            return
+        }
+        for i in 0..<frames {
+            if gain < target { gain = min(target, gain + gainStep) } else if gain > target { gain = max(target, gain - gainStep) }
+            destination[i] += scratch[i] * gain
+        }
+        slots[index].gain = gain
+    }
+
+    private func applyMaster(frames: Int) {
+        if masterGain == 1 && masterTarget == 1 { return }
+        var gain = masterGain
+        for i in 0..<frames {
+            if gain < masterTarget { gain = min(masterTarget, gain + masterStep) } else if gain > masterTarget { gain = max(masterTarget, gain - masterStep) }
+            mix[i] *= gain
+        }
+        masterGain = gain
+        if stopping && gain == 0 { hasFadedOut = true }
+    }
+
+    private func trackIdleness(frames: Int) {
+        var active = false
+        for index in 0..<Self.slotCount where slots[index].state != .idle { active = true; break }
+        if active {
+            idleFrames = 0
+            reportedIdle = false
+            return
+        }
+        idleFrames += frames
+        if idleTimeoutFrames > 0 && idleFrames >= idleTimeoutFrames && !reportedIdle {
+            reportedIdle = true
+            post(.idle)
+        }
+    }
+
+    /// Motor levels of everything sounding now (rumble engines), through player and engine
+    /// gains: see ``RumbleRenderer`` for the mapping.
+    func motorLevels(gain: Double) -> (strong: UInt16, weak: UInt16) {
+        var strong = 0.0, weak = 0.0
+        for index in 0..<Self.slotCount where slots[index].state != .idle {
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { continue }
+            var s = 0.0, w = 0.0
+            synth.addMotorLevels(strong: &s, weak: &w)
+            let playerGain = Double(slots[index].gain)
+            strong += s * playerGain
+            weak += w * playerGain
+        }
+        let master = Double(masterGain) * gain
+        return (RumbleRenderer.magnitude(strong * master), RumbleRenderer.magnitude(weak * master))
+    }
+
+    /// Whether any player is playing, paused or stopping.
+    var hasActivePlayers: Bool {
+        (0..<Self.slotCount).contains { slots[$0].state != .idle }
+    }
+
+    func post(_ event: EngineEvent) {
+        _ = events.push(event)
+        wake.signal()
+    }
+}

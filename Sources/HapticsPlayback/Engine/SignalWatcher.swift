@@ -1,0 +1,104 @@
+import Foundation
+
+
+/// Turns signals (SIGINT, SIGTERM) into a callback on a watcher thread, so an app can stop its
+/// engine — fading audio out, setting motors to zero — instead of dying mid-sample with a
+/// coil or motor still driven.
+///
+/// ```swift
+/// let watcher = SignalWatcher(signals: [SIGINT, SIGTERM])
+/// watcher.onSignal { engine.stop(); exit(130) }
+/// ```
+///
+/// The handler installed for the signals only writes the signal's number to a pipe (the one
+/// thing a signal handler can safely do); a thread reads the pipe and runs the callback. A
+/// second signal of the same kind while the first is handled is remembered, not lost.
+public final class SignalWatcher: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: (@Sendable () -> Void)?
+    private var _received = false
+
+    /// Starts watching `signals`. The process-wide handlers stay installed for the process's
+    /// life; a later watcher takes over the callback.
+    public init(signals: [Int32]) {
+        SignalPipe.shared.install(signals)
+        SignalPipe.shared.setWatcher(self)
+    }
+
+    /// Calls `handler` (on the watcher thread) when a signal arrives, at once if one already has.
+    public func onSignal(_ handler: @escaping @Sendable () -> Void) {
+        let already = lock.withLock { () -> Bool in
+            self.handler = handler
+            return _received
+        }
+        if already { handler() }
+    }
+
+    /// Whether a signal arrived.
+    public var received: Bool { lock.withLock { _received } }
+
+    fileprivate func fire() {
+        let handler = lock.withLock { () -> (@Sendable () -> Void)? in
+            _received = true
+            return self.handler
+        }
+        handler?()
+    }
+}
+
+/// The write end of the self-pipe, read by the signal handler; set once, before any handler
+/// is installed.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// The process-wide half of ``SignalWatcher``: the pipe, the handlers and the reading thread.
+private final class SignalPipe: @unchecked Sendable {
+    static let shared = SignalPipe()
+    private let lock = NSLock()
+    private var installed: Set<Int32> = []
+    private weak var watcher: SignalWatcher?
+    private var readEnd: Int32 = -1
+
+    private init() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        // A full pipe must not block the handler: the byte is dropped, the signal still seen.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        readEnd = ends[0]
+        signalPipeWriteEnd = ends[1]
+        let fd = readEnd
+        let thread = Thread { [unowned self] in
+            var byte: UInt8 = 0
+            while true {
+                let n = read(fd, &byte, 1)
+                if n < 0 && errno == EINTR { continue }
+                guard n == 1 else { return }
+                let watcher = self.lock.withLock { self.watcher }
+                watcher?.fire()
+            }
+        }
+        thread.name = "haptics-signals"
+        thread.start()
+    }
+
+    func setWatcher(_ watcher: SignalWatcher) {
+        lock.withLock { self.watcher = watcher }
+    }
+
+    func install(_ signals: [Int32]) {
+        lock.withLock {
+            for number in signals where !installed.contains(number) {
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = { number in
+                    var byte = UInt8(truncatingIfNeeded: number)
+                    _ = write(signalPipeWriteEnd, &byte, 1)
+                }
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                sigaction(number, &action, nil)
+                installed.insert(number)
+            }
+        }
+    }
+}

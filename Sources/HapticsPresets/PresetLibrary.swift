@@ -1,0 +1,89 @@
+import Foundation
+import HapticsCore
+
+/// The presets: one authored AHAP file per kind of feedback, from `Patterns/`, embedded into
+/// the library at build time so an installed program needs no resource files.
+///
+/// Names are looked up ignoring case, `-` and `_`, and aliases resolve to their preset
+/// (`failure` is `error`). Patterns come back with the user's settings applied.
+public enum PresetLibrary {
+    /// Every preset, by category and then in ``HapticFeedback/presets`` order.
+    public static var all: [PresetInfo] { catalog.infos }
+
+    /// The preset a name or alias picks, or nil.
+    public static func info(named name: String) -> PresetInfo? {
+        catalog.index[PresetName.key(name)].map { catalog.infos[$0] }
+    }
+
+    /// The closest preset name or alias to a name that is not one, for "did you mean …?".
+    public static func suggestion(for name: String) -> String? {
+        NearestName.suggestion(for: name, among: all.flatMap { [$0.name] + $0.aliases })
+    }
+
+    /// The preset's pattern with its strength scaled by `intensity` (0…1) and the settings
+    /// applied; nil when no preset has the name. See ``HapticPattern/init(feedback:settings:)``
+    /// for what scaling and muting do.
+    public static func pattern(named name: String, intensity: Double = 1, settings: HapticSettings = .current) -> HapticPattern? {
+        guard let info = info(named: name), let authored = authoredPattern(named: info.name) else { return nil }
+        return authored.scalingIntensity(by: (0.0...1.0).clamp(intensity) * settings.scale(for: info.category))
+    }
+
+    /// The preset's pattern exactly as authored: no intensity, no settings.
+    public static func authoredPattern(named name: String) -> HapticPattern? {
+        guard let info = info(named: name) else { return nil }
+        return decoded.patterns[info.name]
+    }
+
+    /// The preset's AHAP file, as written in `Patterns/`.
+    public static func source(named name: String) -> String? {
+        guard let info = info(named: name) else { return nil }
+        return catalog.sources[info.name]
+    }
+
+    /// Embedded files that did not decode: empty in every tested build (the library's tests
+    /// decode each one strictly). A preset whose file did not decode plays nothing.
+    public static var problems: [AHAPError] { decoded.problems }
+
+    /// Names, metadata and sources, available without decoding any pattern.
+    private struct Catalog: Sendable {
+        var infos: [PresetInfo] = []
+        var index: [String: Int] = [:]
+        var sources: [String: String] = [:]
+
+        init(_ embedded: [EmbeddedPattern]) {
+            let order = HapticFeedback.presets.map(\.presetName)
+            let categories = PresetCategory.allCases
+            let sorted = embedded.sorted { a, b in
+                let ka = (categories.firstIndex(of: a.category) ?? 0, order.firstIndex(of: a.name) ?? order.count, a.name)
+                let kb = (categories.firstIndex(of: b.category) ?? 0, order.firstIndex(of: b.name) ?? order.count, b.name)
+                return ka < kb
+            }
+            for pattern in sorted {
+                let position = infos.count
+                infos.append(PresetInfo(name: pattern.name, category: pattern.category, meaning: pattern.meaning, aliases: pattern.aliases, description: pattern.description))
+                sources[pattern.name] = pattern.json
+                for name in [pattern.name] + pattern.aliases { index[PresetName.key(name)] = position }
+            }
+        }
+    }
+
+    /// The decoded patterns, made once on first use.
+    private struct Decoded: Sendable {
+        var patterns: [String: HapticPattern] = [:]
+        var problems: [AHAPError] = []
+
+        init(_ embedded: [EmbeddedPattern]) {
+            let decoder = AHAPDecoder(mode: .lenient)
+            for pattern in embedded {
+                do {
+                    patterns[pattern.name] = try decoder.decode(Data(pattern.json.utf8), source: "Patterns/\(pattern.name).ahap").pattern
+                } catch {
+                    problems.append(error)
+                }
+            }
+        }
+    }
+
+    private static let catalog = Catalog(embeddedPatterns)
+    private static let decoded = Decoded(embeddedPatterns)
+}

@@ -1,0 +1,89 @@
+import HapticsCore
+
+/// The haptic dynamic parameters the renderer follows, as dense indices.
+public enum HapticControl: Int, Sendable, CaseIterable {
+    case intensity, sharpness, attack, decay, release
+
+    /// The control for a dynamic parameter ID, or nil for audio controls (not rendered).
+    public init?(_ id: HapticDynamicParameter.ID) {
+        switch id {
+        case .hapticIntensityControl: self = .intensity
+        case .hapticSharpnessControl: self = .sharpness
+        case .hapticAttackTimeControl: self = .attack
+        case .hapticDecayTimeControl: self = .decay
+        case .hapticReleaseTimeControl: self = .release
+        default: return nil
+        }
+    }
+
+    /// The value in effect when nothing has set the control.
+    @inlinable public var defaultValue: Double { self == .intensity ? 1 : 0 }
+}
+
+/// One dynamic parameter's values over pattern time: a step-and-ramp timeline built from
+/// `Parameter` elements (steps) and `ParameterCurve` elements (linear ramps between points,
+/// holding the last value). Where elements overlap, the latest-starting one wins; among equal
+/// starts, the later one in the pattern.
+struct ControlTimeline: Sendable {
+    /// An element: points `firstPoint ..< firstPoint + pointCount` (absolute pattern times).
+    struct Segment: Sendable {
+        var start: Double
+        var firstPoint: Int
+        var pointCount: Int
+    }
+
+    private(set) var segments: [Segment] = []
+    private(set) var times: [Double] = []
+    private(set) var values: [Double] = []
+
+    var isEmpty: Bool { segments.isEmpty }
+
+    mutating func addStep(at time: Double, value: Double) {
+        segments.append(Segment(start: time, firstPoint: times.count, pointCount: 1))
+        times.append(time)
+        values.append(value)
+    }
+
+    mutating func addCurve(at start: Double, points: [HapticParameterCurve.ControlPoint]) {
+        guard !points.isEmpty else { return }
+        segments.append(Segment(start: start, firstPoint: times.count, pointCount: points.count))
+        for point in points.sorted(by: { $0.relativeTime < $1.relativeTime }) {
+            times.append(start + point.relativeTime)
+            values.append(point.value)
+        }
+    }
+
+    /// Sorts segments by start, keeping the given order among equal starts.
+    mutating func finish() {
+        segments = segments.enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The active element's value at `time` and when that element started, or nil before the
+    /// first element.
+    func value(at time: Double) -> (value: Double, since: Double)? {
+        // Last segment whose start ≤ time.
+        var low = 0, high = segments.count
+        while low < high {
+            let mid = (low + high) / 2
+            if segments[mid].start <= time { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let segment = segments[low - 1]
+        return (Self.interpolate(times: times, values: values, first: segment.firstPoint, count: segment.pointCount, at: time), segment.start)
+    }
+
+    /// Linear interpolation over sorted points, holding the ends.
+    @inline(__always)
+    static func interpolate(times: [Double], values: [Double], first: Int, count: Int, at time: Double) -> Double {
+        if count == 1 || time <= times[first] { return values[first] }
+        let last = first + count - 1
+        if time >= times[last] { return values[last] }
+        var i = first
+        while times[i + 1] <= time { i += 1 }
+        let span = times[i + 1] - times[i]
+        guard span > 0 else { return values[i + 1] }
+        return values[i] + (values[i + 1] - values[i]) * (time - times[i]) / span
+    }
+}

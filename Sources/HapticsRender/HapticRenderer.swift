@@ -1,0 +1,134 @@
+import HapticsCore
+
+/// Renders a pattern offline into the drive signal for an actuator profile, block by block.
+///
+/// ```swift
+/// let renderer = HapticRenderer(pattern: pattern, profile: .lra)
+/// var block = [Float](repeating: 0, count: 512 * renderer.channelCount)
+/// while case let frames = block.withUnsafeMutableBufferPointer({ renderer.render(into: $0) }), frames > 0 {
+///     // use frames × channelCount interleaved samples
+/// }
+/// ```
+///
+/// Memory stays constant whatever the pattern's length, and nothing is allocated per block. The
+/// real-time engine runs the same synthesis, so playing a pattern sends a device exactly what
+/// rendering it writes.
+public final class HapticRenderer {
+    /// Output sample rate in hertz.
+    public let sampleRate: Int
+    /// Interleaved channels per frame.
+    public let channelCount: Int
+    /// Frames the whole render produces: the pattern's duration or the end of its last sound,
+    /// whichever is later.
+    public let totalFrames: Int
+    /// Frames produced so far.
+    public private(set) var renderedFrames = 0
+    /// Haptic events that found no free voice (too many overlapping at once).
+    public var droppedEvents: Int { synth.droppedEvents }
+
+    private let synth: PatternSynth
+    private var output: OutputStage
+    private let mono: UnsafeMutableBufferPointer<Float>
+    /// Frames rendered per synthesis step.
+    static let blockFrames = 512
+
+    /// Prepares to render `pattern`.
+    ///
+    /// - Parameters:
+    ///   - sampleRate: output rate; the profile's own rate when nil. Check it first with
+    ///     ``ActuatorProfile/problem(withSampleRate:)``.
+    ///   - gain: multiplies the profile's gain.
+    public convenience init(pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) {
+        self.init(compiled: CompiledPattern(pattern), profile: profile, sampleRate: sampleRate, gain: gain)
+    }
+
+    /// Prepares to render an already compiled pattern.
+    public init(compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) {
+        let rate = sampleRate ?? profile.sampleRate
+        self.sampleRate = rate
+        channelCount = profile.channelCount
+        synth = PatternSynth(pattern: compiled, profile: profile, sampleRate: Double(rate))
+        output = OutputStage(profile: profile, gain: gain)
+        let end = max(compiled.duration, compiled.soundingEnd(profile: profile))
+        // One control tick of slack: a continuous voice reaches zero on the tick after its end.
+        totalFrames = Int((end * Double(rate)).rounded(.up)) + (end > 0 ? synth.tickFrames : 0)
+        mono = .allocate(capacity: Self.blockFrames)
+        mono.initialize(repeating: 0)
+    }
+
+    deinit { mono.deallocate() }
+
+    /// Renders the next frames into `buffer` (interleaved, `channelCount` samples a frame) and
+    /// returns how many frames it wrote; 0 once the render is complete.
+    public func render(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let capacity = buffer.count / channelCount
+        var written = 0
+        while written < capacity && renderedFrames < totalFrames {
+            let n = min(Self.blockFrames, capacity - written, totalFrames - renderedFrames)
+            mono.baseAddress!.update(repeating: 0, count: n)
+            synth.render(adding: mono.baseAddress!, frames: n)
+            output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
+            written += n
+            renderedFrames += n
+        }
+        return written
+    }
+
+    /// Figures about the signal rendered so far.
+    public var statistics: RenderStatistics {
+        RenderStatistics(frames: renderedFrames, sampleRate: sampleRate, peak: Double(output.peak),
+                         rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents)
+    }
+
+    /// Renders a whole pattern into memory.
+    public static func render(_ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) -> RenderedSignal {
+        let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain)
+        var samples = [Float](repeating: 0, count: renderer.totalFrames * renderer.channelCount)
+        var offset = 0
+        samples.withUnsafeMutableBufferPointer { all in
+            while true {
+                let rest = UnsafeMutableBufferPointer(rebasing: all[(offset * renderer.channelCount)...])
+                let n = renderer.render(into: rest)
+                if n == 0 { break }
+                offset += n
+            }
+        }
+        return RenderedSignal(samples: samples, channelCount: renderer.channelCount, sampleRate: Double(renderer.sampleRate), statistics: renderer.statistics)
+    }
+}
+
+/// Figures about a rendered signal (`haptics render --stats`).
+public struct RenderStatistics: Sendable, Hashable, Codable {
+    public var frames: Int
+    public var sampleRate: Int
+    /// Largest absolute sample of the haptic signal, 0…1.
+    public var peak: Double
+    /// Root mean square of the haptic signal.
+    public var rms: Double
+    /// Samples that exceeded ±1 and were clipped.
+    public var clippedSamples: Int
+    /// Events that could not sound because too many overlapped.
+    public var droppedEvents: Int
+    /// Length in seconds.
+    public var duration: Double { Double(frames) / Double(sampleRate) }
+}
+
+/// A whole rendered signal in memory.
+public struct RenderedSignal: Sendable {
+    /// Interleaved samples, `channelCount` a frame.
+    public var samples: [Float]
+    public var channelCount: Int
+    public var sampleRate: Double
+    public var statistics: RenderStatistics
+
+    /// Samples per channel.
+    public var frameCount: Int { samples.count / max(1, channelCount) }
+    /// Samples that were clipped.
+    public var clippedSamples: Int { statistics.clippedSamples }
+
+    /// One channel's samples.
+    public func channel(_ index: Int) -> [Float] {
+        stride(from: index, to: samples.count, by: channelCount).map { samples[$0] }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import HapticsCore
+
+/// Synthesizes one playing pattern into a mono drive signal, block by block.
+///
+/// This is the one rendering core: offline rendering runs it from frame 0 to the end, the
+/// real-time engine runs one per player and mixes them. It allocates only at creation;
+/// `render` is allocation-free, lock-free and does no I/O. Its output depends only on the
+/// pattern, the profile, the sample rate and the commands it was given at which frames, not on
+/// how time is split into blocks.
+package final class PatternSynth {
+    package let pattern: CompiledPattern
+    package let profile: ActuatorProfile
+    package let sampleRate: Double
+
+    /// Frames rendered since creation.
+    package private(set) var frame = 0
+    /// Pattern time at `anchorFrame`, and how fast pattern time runs.
+    private var anchorFrame = 0
+    private var anchorTime = 0.0
+    package private(set) var rate = 1.0
+    /// Whether pattern time advances (a paused pattern holds its time; voices keep sounding
+    /// out only while fading).
+    package private(set) var isPaused = false
+    /// Next event to start.
+    private var nextEvent = 0
+
+    private let voices: UnsafeMutableBufferPointer<Voice>
+    private var activeVoices = 0
+    /// Events that found no free voice (the pool holds ``voiceCapacity``).
+    package private(set) var droppedEvents = 0
+    package var voiceCapacity: Int { voices.count }
+
+    /// Control changes sent while playing.
+    package let runtimeControls = RuntimeControls()
+
+    /// Samples per control tick (about 1 ms): the grid on which continuous voices update
+    /// amplitude and frequency, ramping linearly in between so no change clicks.
+    let tickFrames: Int
+    /// Frames over which a voice fades when cut (restart, seek, stop).
+    let cutFrames: Int
+
+    /// Where a loop wraps when no loop end is set: the pattern's duration, or the end of its
+    /// last sound if that is later (a lone transient has duration 0 but lasts its burst), and
+    /// never less than a control tick, so a loop always moves forward.
+    package let naturalLoopEnd: Double
+
+    /// Shortest transient, in seconds: 0 for actuators; 40 ms for rumble motors, which need
+    /// that long to spin up.
+    let minimumTransientLength: Double
+
+    /// Creates a synth positioned at the pattern's start.
+    package init(pattern: CompiledPattern, profile: ActuatorProfile, sampleRate: Double, voiceCapacity: Int = 128, minimumTransientLength: Double = 0) {
+        self.pattern = pattern
+        self.minimumTransientLength = minimumTransientLength
+        self.profile = profile
+        self.sampleRate = sampleRate
+        tickFrames = max(1, Int((sampleRate / 1000).rounded()))
+        naturalLoopEnd = max(pattern.duration, pattern.soundingEnd(profile: profile), 0.001)
+        cutFrames = max(1, Int((sampleRate * 0.002).rounded()))
+        voices = .allocate(capacity: voiceCapacity)
+        voices.initialize(repeating: Voice())
+    }
+
+    deinit {
+        voices.deinitialize()
+        voices.deallocate()
+    }
+
+    /// Pattern time at the next frame to render.
+    package var patternTime: Double { time(atFrame: frame) }
+
+    @inline(__always)
+    private func time(atFrame f: Int) -> Double {
+        isPaused ? anchorTime : anchorTime + Double(f - anchorFrame) * rate / sampleRate
+    }
+
+    /// Whether every event has played out and the pattern's duration has passed.
+    package var isFinished: Bool {
+        nextEvent >= pattern.events.count && activeVoices == 0 && patternTime >= pattern.duration
+    }
+
+    /// Whether anything is sounding now.
+    package var isSounding: Bool { activeVoices > 0 }
+
+    /// Moves to `time` (the start when 0): sounding voices fade out over 2 ms, events before
+    /// `time` are skipped, continuous events in progress at `time` resume mid-envelope.
+    package func seek(to time: Double) {
+        fadeOutVoices()
+        anchorFrame = frame
+        anchorTime = max(0, time)
+        nextEvent = 0
+        let events = pattern.events
+        while nextEvent < events.count && events[nextEvent].time < anchorTime {
+            let event = events[nextEvent]
+            if !event.isTransient {
+                let envelope = envelopeForEvent(event)
+                if event.time + envelope.end > anchorTime {
+                    startContinuous(event, envelope: envelope, offset: 0, elapsed: anchorTime - event.time)
+                }
+            }
+            nextEvent += 1
+        }
+    }
+
+    /// Changes how fast pattern time runs (> 0), from the next frame on.
+    package func setRate(_ newRate: Double) {
+        guard newRate > 0, newRate.isFinite else { return }
+        anchorTime = patternTime
+        anchorFrame = frame
+        rate = newRate
+    }
+
+    /// Holds pattern time (sounding voices fade out) or lets it run again.
+    package func setPaused(_ paused: Bool) {
+        guard paused != isPaused else { return }
+        anchorTime = patternTime
+        anchorFrame = frame
+        isPaused = paused
+        if paused { fadeOutVoices() }
+    }
+
+    /// Fades every sounding voice out over 2 ms.
+    package func fadeOutVoices() {
+        for i in 0..<activeVoices where !voices[i].isCut {
+            voices[i].cut(over: cutFrames)
+        }
+    }
+
+    /// Adds this pattern's next `frames` samples into `output`.
+    package func render(adding output: UnsafeMutablePointer<Float>, frames: Int) {
+        let blockEnd = frame + frames
+        if !isPaused { startEvents(before: blockEnd) }
+        var i = 0
+        while i < activeVoices {
+            let finished = voices[i].render(into: output, frames: frames, synth: self)
+            if finished {
+                activeVoices -= 1
+                voices[i] = voices[activeVoices]
+            } else {
+                i += 1
+            }
+        }
+        frame = blockEnd
+    }
+
+    /// Adds the sounding voices' motor levels (DESIGN.md §3): each voice's amplitude split by
+    /// its sharpness, `strong += a·(1 − s)`, `weak += a·s`.
+    package func addMotorLevels(strong: inout Double, weak: inout Double) {
+        for i in 0..<activeVoices {
+            let a = voices[i].motorAmplitude
+            let s = voices[i].sharpness
+            strong += a * (1 - s)
+            weak += a * s
+        }
+    }
+
+    // MARK: Events
+
+    private func startEvents(before blockEnd: Int) {
+        let events = pattern.events
+        let framesPerSecond = sampleRate / rate
+        while nextEvent < events.count {
+            let event = events[nextEvent]
+            let onset = anchorFrame + Int(((event.time - anchorTime) * framesPerSecond).rounded())
+            guard onset < blockEnd else { return }
+            nextEvent += 1
+            let offset = max(0, onset - frame)
+            if event.isTransient {
+                startTransient(event, offset: offset)
+            } else {
+                startContinuous(event, envelope: envelopeForEvent(event), offset: offset, elapsed: 0)
+            }
+        }
+    }
+
+    private func envelopeForEvent(_ event: CompiledPattern.Event) -> ContinuousEnvelope {
+        ContinuousEnvelope(event,
+                           attackControl: control(.attack, at: event.time),
+                           decayControl: control(.decay, at: event.time),
+                           releaseControl: control(.release, at: event.time))
+    }
+
+    private func startTransient(_ event: CompiledPattern.Event, offset: Int) {
+        guard activeVoices < voices.count else { droppedEvents += 1; return }
+        let intensity = HapticControl.intensity.apply(control(.intensity, at: event.time), to: event.intensity)
+        let amplitude = profile.amplitude(intensity: intensity)
+        guard amplitude > 0 else { return }
+        let frequency = profile.frequency(sharpness: event.sharpness)
+        voices[activeVoices] = Voice(transientWithPeak: amplitude, frequency: frequency, sharpness: event.sharpness,
+                                     sampleRate: sampleRate, delay: offset, minimumLength: minimumTransientLength)
+        activeVoices += 1
+    }
+
+    private func startContinuous(_ event: CompiledPattern.Event, envelope: ContinuousEnvelope, offset: Int, elapsed: Double) {
+        guard activeVoices < voices.count else { droppedEvents += 1; return }
+        guard envelope.end > elapsed else { return }
+        voices[activeVoices] = Voice(continuous: event, envelope: envelope, delay: offset, elapsed: elapsed)
+        activeVoices += 1
+    }
+
+    // MARK: Controls
+
+    /// The value of a control at a pattern time: the latest-starting of the pattern's own
+    /// elements and those sent while playing (these win ties).
+    @inline(__always)
+    package func control(_ control: HapticControl, at time: Double) -> Double {
+        let own = pattern.controls[control.rawValue].value(at: time)
+        let sent = runtimeControls.value(of: control, at: time)
+        switch (own, sent) {
+        case (nil, nil): return control.defaultValue
+        case let (own?, nil): return own.value
+        case let (nil, sent?): return sent.value
+        case let (own?, sent?): return sent.since >= own.since ? sent.value : own.value
+        }
+    }
+
+    /// Pattern time of a frame `offset` frames into the current block.
+    @inline(__always)
+    func patternTime(offset: Int) -> Double { time(atFrame: frame + offset) }
+}
+
+extension HapticControl {
+    /// Applies a control value to an event value: intensity multiplies, the others add; the
+    /// result is clamped to 0…1.
+    @inline(__always)
+    package func apply(_ control: Double, to value: Double) -> Double {
+        let v = self == .intensity ? value * control : value + control
+        return min(max(v, 0), 1)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Sample formats for files and devices.
+public enum SampleFormat: String, Sendable, CaseIterable {
+    /// 16-bit signed integer PCM (converted with ``int16Sample(_:)``).
+    case s16
+    /// 32-bit IEEE float.
+    case f32
+
+    /// Bytes per sample.
+    public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
+}
+
+/// A failure writing a WAV file, naming the file.
+public struct WAVError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+/// Streams interleaved samples into a WAV file or standard output.
+///
+/// The header is written first with the frame count given up front, so the output can be a
+/// pipe; on a regular file, ``finish()`` corrects the header if fewer frames arrived. Channels
+/// above two use `WAVE_FORMAT_EXTENSIBLE`, as multi-channel readers expect.
+public final class WAVWriter {
+    public let path: String
+    public let sampleRate: Int
+    public let channelCount: Int
+    public let format: SampleFormat
+    public private(set) var framesWritten = 0
+    private let declaredFrames: Int
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var bytes: [UInt8] = []
+    private var finished = false
+
+    /// Opens `path` (`-` for standard output) and writes the header for `frameCount` frames.
+    public init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
+        self.path = path
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.format = format
+        declaredFrames = frameCount
+        if path == "-" {
+            fd = STDOUT_FILENO
+            ownsDescriptor = false
+        } else {
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw WAVError(description: "\(path): cannot create the file (\(String(cString: strerror(errno))))") }
+            ownsDescriptor = true
+        }
+        bytes.reserveCapacity(64 * 1024)
+        appendHeader(frames: frameCount)
+        try flush()
+    }
+
+    deinit {
+        if ownsDescriptor && !finished { close(fd) }
+    }
+
+    /// Appends interleaved frames.
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(WAVError) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: samples.count * format.bytesPerSample))
+        bytes.withUnsafeMutableBytes { raw in
+            let out = raw.baseAddress! + start
+            switch format {
+            case .s16:
+                for (i, x) in samples.enumerated() {
+                    out.storeBytes(of: int16Sample(x).littleEndian, toByteOffset: 2 * i, as: Int16.self)
+                }
+            case .f32:
+                for (i, x) in samples.enumerated() {
+                    out.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+                }
+            }
+        }
+        framesWritten += samples.count / channelCount
+        if bytes.count >= 48 * 1024 { try flush() }
+    }
+
+    /// Flushes and closes; on a regular file whose frame count differs from the header's,
+    /// rewrites the header.
+    public func finish() throws(WAVError) {
+        guard !finished else { return }
+        try flush()
+        finished = true
+        if ownsDescriptor {
+            if framesWritten != declaredFrames, lseek(fd, 0, SEEK_SET) == 0 {
+                appendHeader(frames: framesWritten)
+                try flush()
+            }
+            guard close(fd) == 0 else { throw WAVError(description: "\(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    private func flush() throws(WAVError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw WAVError(description: "\(path == "-" ? "standard output" : path): write failed (\(String(cString: strerror(errno))))")
+            }
+            offset += n
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    private func appendHeader(frames: Int) {
+        let extensible = channelCount > 2
+        let bytesPerFrame = channelCount * format.bytesPerSample
+        let dataBytes = UInt32(clamping: frames * bytesPerFrame)
+        let fmtSize: UInt32 = extensible ? 40 : (format == .f32 ? 18 : 16)
+        let factSize: UInt32 = format == .f32 ? 12 : 0
+        func u32(_ v: UInt32) { bytes += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
+        func u16(_ v: UInt16) { bytes += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        bytes += Array("RIFF".utf8)
+        u32(UInt32(clamping: 4 + (8 + Int(fmtSize)) + Int(factSize) + 8 + Int(dataBytes)))
+        bytes += Array("WAVE".utf8)
+        bytes += Array("fmt ".utf8)
+        u32(fmtSize)
+        let tag: UInt16 = extensible ? 0xFFFE : (format == .f32 ? 3 : 1)
+        u16(tag)
+        u16(UInt16(channelCount))
+        u32(UInt32(sampleRate))
+        u32(UInt32(sampleRate * bytesPerFrame))
+        u16(UInt16(bytesPerFrame))
+        u16(UInt16(format.bytesPerSample * 8))
+        if extensible {
+            u16(22)                               // extension size
+            u16(UInt16(format.bytesPerSample * 8)) // valid bits
+            u32(0)                                // channel mask: unspecified
+            // Sub-format GUID: 0000000X-0000-0010-8000-00aa00389b71
+            u16(format == .f32 ? 3 : 1); u16(0)
+            bytes += [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        } else if format == .f32 {
+            u16(0)
+        }
+        if format == .f32 {
+            bytes += Array("fact".utf8)
+            u32(4)
+            u32(UInt32(clamping: frames))
+        }
+        bytes += Array("data".utf8)
+        u32(dataBytes)
+    }
+}

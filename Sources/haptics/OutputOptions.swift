@@ -1,0 +1,33 @@
+import ArgumentParser
+import Haptics
+
+/// `--profile` and `--gain`, shared by render and play.
+struct ProfileOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Actuator profile: wideband (default), lra, dualsense, shaker, or a JSON file.",
+        valueName: "name|file"))
+    var profile: String = "wideband"
+
+    @Option(help: "Output gain, multiplied with the profile's (0…4).")
+    var gain: Double = 1
+
+    func resolve() throws -> ActuatorProfile {
+        guard gain.isFinite, (0...4).contains(gain) else { throw CLIError(message: "--gain must be between 0 and 4", code: .validationFailure) }
+        do { return try ActuatorProfile.resolve(profile) } catch {
+            throw CLIError.invalidInput(error.description)
+        }
+    }
+}
+
+extension SampleFormat: ExpressibleByArgument {}
+
+/// Prints decoder warnings and notes about what the haptic signal leaves out.
+func reportWarnings(_ loaded: LoadedPattern) {
+    for diagnostic in loaded.diagnostics {
+        writeStandardError("warning: \(diagnostic)")
+    }
+    let audio = loaded.pattern.counts.audioContinuous + loaded.pattern.counts.audioCustom
+    if audio > 0 {
+        writeStandardError("note: \(loaded.name): \(audio) audio event\(audio == 1 ? "" : "s") kept in the pattern but not part of the haptic signal")
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Haptics
+
+/// The `show` text: header lines, then one line per element in time order.
+struct PatternTimeline {
+    var pattern: HapticPattern
+    var name: String
+
+    var text: String {
+        let counts = pattern.counts
+        var lines = [name]
+        lines.append("  duration    \(seconds(pattern.duration))")
+        var kinds: [String] = []
+        if counts.transients > 0 { kinds.append("\(counts.transients) transient") }
+        if counts.continuous > 0 { kinds.append("\(counts.continuous) continuous") }
+        if counts.audioContinuous > 0 { kinds.append("\(counts.audioContinuous) audio continuous") }
+        if counts.audioCustom > 0 { kinds.append("\(counts.audioCustom) audio custom") }
+        lines.append("  events      \(counts.events)" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))"))
+        lines.append("  parameters  \(counts.parameters)")
+        lines.append("  curves      \(counts.curves)")
+        lines.append("")
+        lines.append("    time (s)  element         details")
+        for row in rows() {
+            let time = String(format: "%10.3f", row.time)
+            lines.append("  \(time)  \(row.kind.padding(toLength: 14, withPad: " ", startingAt: 0))  \(row.details)")
+        }
+        let audio = counts.audioContinuous + counts.audioCustom
+        if audio > 0 {
+            lines.append("")
+            lines.append("note: \(audio) audio event\(audio == 1 ? " is" : "s are") kept in the pattern but not rendered as haptics.")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private struct Row {
+        var time: Double
+        var kind: String
+        var details: String
+    }
+
+    private func rows() -> [Row] {
+        var rows = pattern.events.map(eventRow)
+        rows += pattern.parameters.map {
+            Row(time: $0.relativeTime, kind: "parameter", details: "\($0.id.rawValue) = \(value($0.value))")
+        }
+        rows += pattern.curves.map(curveRow)
+        return rows.enumerated()
+            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+    }
+
+    private func eventRow(_ event: HapticEvent) -> Row {
+        var details: [String] = []
+        switch event.kind {
+        case .transient:
+            details.append("intensity \(value(event.value(of: .hapticIntensity)))")
+            details.append("sharpness \(value(event.value(of: .hapticSharpness)))")
+            if event.duration > 0 { details.append("duration \(seconds(event.duration))") }
+            return Row(time: event.relativeTime, kind: "transient", details: details.joined(separator: ", "))
+        case .continuous:
+            details.append("intensity \(value(event.value(of: .hapticIntensity)))")
+            details.append("sharpness \(value(event.value(of: .hapticSharpness)))")
+            details.append("duration \(seconds(event.duration))")
+            details += envelopeDetails(event)
+            return Row(time: event.relativeTime, kind: "continuous", details: details.joined(separator: ", "))
+        case .audioContinuous:
+            details.append("volume \(value(event.value(of: .audioVolume)))")
+            details.append("pitch \(value(event.value(of: .audioPitch)))")
+            details.append("duration \(seconds(event.duration))")
+            details.append("not rendered")
+            return Row(time: event.relativeTime, kind: "audio", details: details.joined(separator: ", "))
+        case .audioCustom:
+            details.append(event.audio?.path ?? "no sound file")
+            details.append("volume \(value(event.value(of: .audioVolume)))")
+            if event.duration > 0 { details.append("duration \(seconds(event.duration))") }
+            details.append("not rendered")
+            return Row(time: event.relativeTime, kind: "audio custom", details: details.joined(separator: ", "))
+        }
+    }
+
+    private func envelopeDetails(_ event: HapticEvent) -> [String] {
+        var details: [String] = []
+        let written = Set(event.parameters.map(\.id))
+        if written.contains(.attackTime) { details.append("attack \(value(event.value(of: .attackTime)))") }
+        if !event.isSustained {
+            details.append("not sustained")
+            if written.contains(.decayTime) { details.append("decay \(value(event.value(of: .decayTime)))") }
+        }
+        if written.contains(.releaseTime) { details.append("release \(value(event.value(of: .releaseTime)))") }
+        return details
+    }
+
+    private func curveRow(_ curve: HapticParameterCurve) -> Row {
+        let shown = 6
+        var points = curve.controlPoints.prefix(shown).map { "\(String(format: "%.3f", $0.relativeTime))→\(value($0.value))" }
+        if curve.controlPoints.count > shown { points.append("… (\(curve.controlPoints.count - shown) more)") }
+        let count = curve.controlPoints.count
+        let details = "\(curve.id.rawValue), \(count) point\(count == 1 ? "" : "s") until \(seconds(curve.end)): " + points.joined(separator: ", ")
+        return Row(time: curve.relativeTime, kind: "curve", details: details)
+    }
+
+    private func seconds(_ time: Double) -> String { String(format: "%.3f s", time) }
+    private func value(_ number: Double) -> String { String(format: "%.2f", number) }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// The public AHAP corpus: `HAPTICS_CORPUS`, or `../shared/corpus/ahap` next to the package.
+enum Corpus {
+    static let directory: URL? = {
+        let fileManager = FileManager.default
+        if let override = ProcessInfo.processInfo.environment["HAPTICS_CORPUS"], !override.isEmpty {
+            let url = URL(fileURLWithPath: override)
+            return fileManager.fileExists(atPath: url.path) ? url : nil
+        }
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if fileManager.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                let corpus = folder.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
+                return fileManager.fileExists(atPath: corpus.path) ? corpus : nil
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    static let isAvailable = directory != nil
+    static let absentMessage: Comment = "AHAP corpus not found: set HAPTICS_CORPUS or place it at ../shared/corpus/ahap"
+
+    static var files: [URL] {
+        guard let directory,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return names.filter { $0.hasSuffix(".ahap") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    static func file(_ name: String) -> URL? {
+        directory?.appendingPathComponent(name)
+    }
+}
+
+/// A temporary folder removed when the value is discarded at the end of a test.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> URL {
+        try write(name, Data(text.utf8))
+    }
+
+    @discardableResult
+    func write(_ name: String, _ data: Data) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try data.write(to: file)
+        return file
+    }
+}
+
+/// A small valid pattern with unsorted events, a parameter and a curve.
+let samplePattern = """
+{
+  "Version": 1.0,
+  "Metadata": { "Project": "Tests" },
+  "Pattern": [
+    { "Event": { "Time": 0.3, "EventType": "HapticContinuous", "EventDuration": 0.2,
+                 "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.5 },
+                                      { "ParameterID": "HapticSharpness", "ParameterValue": 0.25 } ] } },
+    { "Event": { "Time": 0.0, "EventType": "HapticTransient",
+                 "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1.0 } ] } },
+    { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 0.1, "ParameterValue": 0.8 } },
+    { "ParameterCurve": { "ParameterID": "HapticSharpnessControl", "Time": 0.2,
+                          "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 0 },
+                                                           { "Time": 0.4, "ParameterValue": -0.5 } ] } }
+  ]
+}
+"""
+
+/// A pattern with one warning (an unknown key) in lenient mode.
+let patternWithWarning = """
+{ "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient", "Colour": "red" } } ] }
+"""
+
+/// A pattern with a negative time, an error in every mode.
+let invalidPattern = """
+{ "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } },
+               { "Event": { "Time": -1, "EventType": "HapticTransient" } } ] }
+"""
+
+/// Parses JSON output for checking its shape. Numbers read this way may be off in the last
+/// digit (Foundation reads them through Decimal); use ``ShowOutput`` for exact numbers.
+func jsonObject(_ data: Data) throws -> Any {
+    try JSONSerialization.jsonObject(with: data)
+}
+
+/// The numbers of `show --json`, read exactly.
+struct ShowOutput: Decodable {
+    struct Event: Decodable {
+        var time: Double
+        var duration: Double
+        var end: Double
+        var intensity: Double?
+        var sharpness: Double?
+    }
+
+    struct Parameter: Decodable {
+        var time: Double
+        var value: Double
+    }
+
+    struct Curve: Decodable {
+        struct Point: Decodable {
+            var time: Double
+            var value: Double
+        }
+
+        var time: Double
+        var end: Double
+        var controlPoints: [Point]
+    }
+
+    var duration: Double
+    var events: [Event]
+    var parameters: [Parameter]
+    var curves: [Curve]
+
+    init(_ data: Data) throws {
+        self = try JSONDecoder().decode(ShowOutput.self, from: data)
+    }
+}

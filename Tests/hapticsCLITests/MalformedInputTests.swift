@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Hostile and broken inputs, generated at test time: each must give one error line and exit
+/// status 1 — never a crash, a hang or a flood of output.
+@Suite("Malformed input through the command line")
+struct MalformedInputTests {
+    /// Small broken files: name, contents, the JSON location of the error, and text its
+    /// message must contain.
+    static let smallCases: [(String, String, String, String)] = [
+        ("truncated.ahap", "{\"Pattern\":[{\"Event\":{\"Time\":0.5,\"EventType\":\"HapticTr", "Pattern[0].Event.EventType", "line 1, column 46: unterminated string"),
+        ("truncated-object.ahap", "{\"Pattern\":[{\"Event\":{\"Time\":0.5", "Pattern[0].Event", "line 1, column 33: unexpected end of input"),
+        ("not-json.ahap", "Pattern: [tap]", "", "line 1, column 1: unexpected 'Pattern'"),
+        ("top-level.ahap", "[1, 2]", "", "found an array"),
+        ("pattern-type.ahap", "{\"Pattern\": 3}", "Pattern", "expected an array of pattern elements, found a number (3)"),
+        ("element-type.ahap", "{\"Pattern\": [true]}", "Pattern[0]", "expected an object holding one Event, Parameter or ParameterCurve, found true"),
+        ("event-type.ahap", "{\"Pattern\": [{\"Event\": \"tap\"}]}", "Pattern[0].Event", "expected an object, found a string (\"tap\")"),
+        ("time-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": \"0\", \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "expected a number, found a string (\"0\")"),
+        ("parameters-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\", \"EventParameters\": 1}}]}", "Pattern[0].Event.EventParameters", "expected an array of parameters, found a number (1)"),
+        ("value-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\", \"EventParameters\": [{\"ParameterID\": \"HapticIntensity\", \"ParameterValue\": [1]}]}}]}", "Pattern[0].Event.EventParameters[0].ParameterValue", "expected a number, found an array"),
+        ("nan.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": NaN, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "line 1, column 33: 'NaN' is not a number JSON allows"),
+        ("overflow.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 1e309, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "overflows to infinity"),
+        ("huge-time.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 1e308, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "the time 1e+308 s is beyond the 3600 s limit"),
+        ("fragment.ahap", "{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\"}}", "Pattern", "the 'Pattern' array is missing"),
+        ("empty.ahap", "", "", "the input is empty"),
+        ("binary.ahap", "\u{00}\u{01}\u{02}\u{FF}", "", "line 1, column 1: unexpected"),
+    ]
+
+    @Test("validate prints exactly one error line and a summary, exit 1", arguments: smallCases)
+    func validateSmall(_ name: String, _ contents: String, _ location: String, _ expected: String) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(name, contents)
+        let result = try await HapticsProcess.run(["validate", name], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.outputLines.count == 2, "\(result.outputLines)")
+        let prefix = location.isEmpty ? "\(name): error: " : "\(name): \(location): error: "
+        #expect(result.outputLines.first?.hasPrefix(prefix) == true, "\(result.outputLines.first ?? "")")
+        #expect(result.outputLines.first?.contains(expected) == true, "\(result.outputLines.first ?? "")")
+        #expect(result.outputLines.last == "\(name): invalid (1 error)")
+        #expect(result.errorOutput.isEmpty)
+    }
+
+    @Test("show prints exactly one error line on standard error, exit 1", arguments: smallCases)
+    func showSmall(_ name: String, _ contents: String, _ location: String, _ expected: String) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(name, contents)
+        let result = try await HapticsProcess.run(["show", name], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.errorLines.count == 1)
+        let prefix = location.isEmpty ? "haptics: \(name): " : "haptics: \(name): \(location): "
+        #expect(result.errorLines.first?.hasPrefix(prefix) == true, "\(result.errorLines.first ?? "")")
+        #expect(result.errorLines.first?.contains(expected) == true, "\(result.errorLines.first ?? "")")
+    }
+
+    /// Generates a large input in a temporary folder and checks it is refused with one line.
+    private func expectRefused(_ data: Data, name: String, containing expected: String) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(name, data)
+        let validate = try await HapticsProcess.run(["validate", name], in: folder.url)
+        #expect(validate.status == 1)
+        #expect(validate.outputLines.count == 2)
+        #expect(validate.outputLines.first?.contains(expected) == true, "\(validate.outputLines.first ?? "")")
+        #expect((validate.outputLines.first?.count ?? 0) < 300)
+
+        let show = try await HapticsProcess.run(["show", name], in: folder.url)
+        #expect(show.status == 1)
+        #expect(show.errorLines.count == 1)
+        #expect(show.errorLines.first?.contains(expected) == true)
+
+        let piped = try await HapticsProcess.run(["show", "-"], stdin: data)
+        #expect(piped.status == 1)
+        #expect(piped.errorLines.count == 1)
+        #expect(piped.errorLines.first?.hasPrefix("haptics: -: ") == true)
+    }
+
+    @Test("a 50 MB file is refused by its size, naming the limit")
+    func fiftyMegabytes() async throws {
+        var data = Data("{\"Pattern\": [".utf8)
+        data.append(Data(repeating: UInt8(ascii: " "), count: 50_000_000))
+        data.append(Data("]}".utf8))
+        try await expectRefused(data, name: "fifty.ahap", containing: "16 MiB input limit")
+    }
+
+    @Test("1,000,000 events are refused by the element limit, naming it")
+    func millionEvents() async throws {
+        let text = "{\"Pattern\":[" + Array(repeating: "{\"Event\":{}}", count: 1_000_000).joined(separator: ",") + "]}"
+        try await expectRefused(Data(text.utf8), name: "million.ahap", containing: "line 1, column 1300013: more than 100000 elements in one array; the limit is 100000")
+    }
+
+    @Test("1,000,000 complete events (51 MB) are refused by the size limit")
+    func millionCompleteEvents() async throws {
+        let event = "{\"Event\":{\"Time\":0,\"EventType\":\"HapticTransient\"}}"
+        let text = "{\"Pattern\":[" + Array(repeating: event, count: 1_000_000).joined(separator: ",") + "]}"
+        try await expectRefused(Data(text.utf8), name: "million-full.ahap", containing: "16 MiB input limit")
+    }
+
+    @Test("100,000 nested brackets are refused by the depth limit, naming it")
+    func deepNesting() async throws {
+        try await expectRefused(Data(String(repeating: "[", count: 100_000).utf8), name: "deep.ahap", containing: "nest more than 64 levels deep; the limit is 64")
+    }
+
+    @Test("a directory and a device that never ends are refused")
+    func notFiles() async throws {
+        let folder = try TemporaryFolder()
+        let directory = try await HapticsProcess.run(["validate", folder.url.path])
+        #expect(directory.status == 1)
+        #expect(directory.outputLines.first?.hasSuffix("is a directory, not an AHAP file") == true)
+        let zero = try await HapticsProcess.run(["validate", "/dev/zero"])
+        #expect(zero.status == 1)
+        #expect(zero.outputLines.first == "/dev/zero: error: the input is larger than the 16 MiB input limit")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@Suite("haptics validate")
+struct ValidateCommandTests {
+    @Test("a valid file prints one summary line and exits 0")
+    func validFile() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sample.ahap", samplePattern)
+        let result = try await HapticsProcess.run(["validate", "sample.ahap"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.outputLines == ["sample.ahap: valid"])
+        #expect(result.errorOutput.isEmpty)
+    }
+
+    @Test("warnings are printed with file, location and severity, and the file is still valid")
+    func warnings() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("warn.ahap", patternWithWarning)
+        let result = try await HapticsProcess.run(["validate", "warn.ahap"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.outputLines == [
+            "warn.ahap: Pattern[0].Event.Colour: warning: unknown key 'Colour' is ignored",
+            "warn.ahap: valid (1 warning)",
+        ])
+    }
+
+    @Test("--strict turns the warnings into errors and exits 1")
+    func strict() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("warn.ahap", patternWithWarning)
+        let result = try await HapticsProcess.run(["validate", "--strict", "warn.ahap"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "warn.ahap: Pattern[0].Event.Colour: error: unknown key 'Colour' is ignored",
+            "warn.ahap: invalid (1 error)",
+        ])
+    }
+
+    @Test("every file gets its lines and summary; one invalid file makes the exit status 1")
+    func severalFiles() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("good.ahap", samplePattern)
+        try folder.write("bad.ahap", invalidPattern)
+        let result = try await HapticsProcess.run(["validate", "good.ahap", "bad.ahap", "missing.ahap"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "good.ahap: valid",
+            "bad.ahap: Pattern[1].Event.Time: error: negative time -1; a time must be 0 or more",
+            "bad.ahap: invalid (1 error)",
+            "missing.ahap: error: no such file",
+            "missing.ahap: invalid (1 error)",
+        ])
+    }
+
+    @Test("- reads standard input")
+    func standardInput() async throws {
+        let valid = try await HapticsProcess.run(["validate", "-"], stdin: Data(samplePattern.utf8))
+        #expect(valid.status == 0)
+        #expect(valid.outputLines == ["-: valid"])
+        let invalid = try await HapticsProcess.run(["validate", "-"], stdin: Data(invalidPattern.utf8))
+        #expect(invalid.status == 1)
+        #expect(invalid.outputLines.last == "-: invalid (1 error)")
+    }
+
+    @Test("--json prints a stable array: file, valid, errors and warnings with every key present")
+    func jsonReport() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("warn.ahap", patternWithWarning)
+        try folder.write("bad.ahap", invalidPattern)
+        let result = try await HapticsProcess.run(["validate", "--json", "warn.ahap", "bad.ahap"], in: folder.url)
+        #expect(result.status == 1)
+        let reports = try #require(try jsonObject(result.stdout) as? [[String: Any]])
+        #expect(reports.count == 2)
+        #expect(reports.map { Set($0.keys) } == Array(repeating: ["file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
+        #expect(reports.map { $0["errorCount"] as? Int } == [0, 1])
+        #expect(reports.map { $0["warningCount"] as? Int } == [1, 0])
+        #expect(reports[0]["file"] as? String == "warn.ahap")
+        #expect(reports[0]["valid"] as? Bool == true)
+        #expect((reports[0]["errors"] as? [Any])?.isEmpty == true)
+        let warning = try #require((reports[0]["warnings"] as? [[String: Any]])?.first)
+        #expect(Set(warning.keys) == ["severity", "location", "line", "column", "message", "suggestion"])
+        #expect(warning["severity"] as? String == "warning")
+        #expect(warning["location"] as? String == "Pattern[0].Event.Colour")
+        #expect(warning["line"] as? Int == 1)
+        #expect(warning["column"] as? Int == 72)
+        #expect(warning["suggestion"] is NSNull)
+        #expect(reports[1]["valid"] as? Bool == false)
+        let error = try #require((reports[1]["errors"] as? [[String: Any]])?.first)
+        #expect(error["severity"] as? String == "error")
+        #expect(error["location"] as? String == "Pattern[1].Event.Time")
+        #expect(error["message"] as? String == "negative time -1; a time must be 0 or more")
+    }
+
+    @Test("--json reports a suggestion for a near-miss key")
+    func jsonSuggestion() async throws {
+        let json = "{ \"Pattern\": [ { \"Event\": { \"Time\": 0, \"EventType\": \"HapticTransient\" } }, { \"ParameterCurves\": {} } ] }"
+        let result = try await HapticsProcess.run(["validate", "--json", "-"], stdin: Data(json.utf8))
+        #expect(result.status == 0)
+        let reports = try #require(try jsonObject(result.stdout) as? [[String: Any]])
+        let warning = try #require((reports.first?["warnings"] as? [[String: Any]])?.first)
+        #expect(warning["suggestion"] as? String == "ParameterCurve")
+    }
+
+    @Test("no file is a usage error, exit 2")
+    func noFiles() async throws {
+        let result = try await HapticsProcess.run(["validate"])
+        #expect(result.status == 2)
+        #expect(result.output.isEmpty)
+    }
+
+    @Test("--help teaches the command with its output format, JSON schema and examples")
+    func help() async throws {
+        let result = try await HapticsProcess.run(["validate", "--help"])
+        #expect(result.status == 0)
+        for text in ["Check AHAP files", "--strict", "\"suggestion\"", "Exit status", "Examples:", "haptics validate --strict"] {
+            #expect(result.output.contains(text), "\(text)")
+        }
+    }
+
+    @Test("a flood of warnings is listed in part, and the summary counts them all")
+    func floodOfWarnings() async throws {
+        let elements = Array(repeating: "{\"Event\":{\"Time\":0,\"EventType\":\"HapticTransient\",\"Colr\":1}}", count: 5000)
+        let json = "{\"Pattern\":[" + elements.joined(separator: ",") + "]}"
+        let result = try await HapticsProcess.run(["validate", "-"], stdin: Data(json.utf8))
+        #expect(result.status == 0)
+        #expect(result.outputLines.count == 102)
+        #expect(result.outputLines[100] == "-: warning: 4900 more warnings not shown")
+        #expect(result.outputLines.last == "-: valid (5000 warnings)")
+    }
+}

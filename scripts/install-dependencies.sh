@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages haptics needs, if any is missing:
+#   libasound2-dev      ALSA headers and library (audio output)
+#   libasound2-plugins  ALSA's `pulse` device (real-time tests, desktop playback)
+#   pulseaudio, pulseaudio-utils  a null-sink sound server for tests without a sound card
+#   alsa-utils          aplay/speaker-test, handy for checking a device by hand
+# Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
+set -euo pipefail
+packages=(libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "error: swift is not on PATH (Swift 6 toolchain needed: https://www.swift.org/install/linux/)" >&2; exit 1; }
