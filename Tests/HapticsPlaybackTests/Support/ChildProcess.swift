@@ -17,8 +17,18 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments`; standard output and error go to the given files
     /// (created or truncated) or to /dev/null; standard input is /dev/null.
+    ///
+    /// With `diesWithParent`, the child is started through `setpriv --pdeathsig TERM` (when
+    /// available) so that it is stopped if the thread that started it dies, e.g. when the test
+    /// process crashes: a pulseaudio left behind would run forever.
     init(_ executable: URL, _ arguments: [String], environment: [String: String],
-         standardOutput: URL? = nil, standardError: URL? = nil) throws {
+         standardOutput: URL? = nil, standardError: URL? = nil, diesWithParent: Bool = false) throws {
+        var executable = executable
+        var arguments = arguments
+        if diesWithParent, let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+            arguments = ["--pdeathsig", "TERM", executable.path] + arguments
+            executable = URL(fileURLWithPath: setpriv)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -81,7 +81,7 @@ final class PulseAudioServer: @unchecked Sendable {
                 "--log-target=stderr",
                 "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le norewinds=1",
                 "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
-            ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"))
+            ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"), diesWithParent: true)
         } catch {
             throw Unavailable(description: "cannot run pulseaudio: \(error)")
         }
@@ -172,7 +172,7 @@ final class MonitorRecording {
         process = try ChildProcess(parec, [
             "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
             "--rate=\(server.sampleRate)", "--channels=\(server.channelCount)", "--latency-msec=10",
-        ], environment: server.environment, standardOutput: file)
+        ], environment: server.environment, standardOutput: file, diesWithParent: true)
 
         // The null sink renders silence while idle, so data flows as soon as parec is connected.
         let deadline = Date().addingTimeInterval(10)
