@@ -9,9 +9,9 @@ import Testing
 /// another test run's server. It runs as root too: pulseaudio only warns about that in user mode.
 ///
 /// Use ``withServer(sampleRate:channelCount:_:)``: it serialises users across the whole test
-/// process (the ALSA plugin finds the server through the process-wide `PULSE_SERVER`), runs
-/// the body on a thread of its own (the body blocks on device writes) and always stops the
-/// server. A test whose machine cannot run pulseaudio is cancelled (reported as skipped) with
+/// process (the ALSA plugin finds the server through the process-wide `PULSE_SERVER`, set once
+/// to this process's socket), runs the body on a thread of its own (the body blocks on device
+/// writes) and always stops the server. A test whose machine cannot run pulseaudio is cancelled (reported as skipped) with
 /// the reason.
 final class PulseAudioServer: @unchecked Sendable {
     struct Unavailable: Error, CustomStringConvertible {
@@ -22,13 +22,13 @@ final class PulseAudioServer: @unchecked Sendable {
     let sampleRate: Int
     let channelCount: Int
     let directory: URL
-    /// What `PULSE_SERVER` is set to while the body runs.
-    var serverAddress: String { "unix:" + directory.appendingPathComponent("native").path }
+    /// Where this process's servers listen, one at a time: `PULSE_SERVER` points here.
+    var serverAddress: String { Self.serverAddress }
 
     private var daemon: ChildProcess?
 
-    /// Starts a server, sets `PULSE_SERVER` for this process, runs `body` on a dedicated thread,
-    /// then unsets it and stops the server. Cancels the current test when no server can start.
+    /// Starts a server, runs `body` on a dedicated thread, then stops the server. Cancels the
+    /// current test when no server can start.
     static func withServer<Result: Sendable>(
         sampleRate: Int = 48_000, channelCount: Int = 2,
         _ body: @escaping @Sendable (PulseAudioServer) throws -> Result
@@ -43,11 +43,7 @@ final class PulseAudioServer: @unchecked Sendable {
                 } catch {
                     return .failure(error)
                 }
-                setenv("PULSE_SERVER", server.serverAddress, 1)
-                defer {
-                    unsetenv("PULSE_SERVER")
-                    server.stop()
-                }
+                defer { server.stop() }
                 return Swift.Result { try body(server) }
             }
         } catch {
@@ -63,6 +59,16 @@ final class PulseAudioServer: @unchecked Sendable {
 
     private static let processWideLock = AsyncLock()
 
+    /// One directory, socket and `PULSE_SERVER` value for the whole test process, so the
+    /// environment is written once (`setenv` racing `getenv` in other threads is unsafe) and
+    /// never points at another process's server.
+    private static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-\(getpid())")
+    private static let serverAddress: String = {
+        let address = "unix:" + directory.appendingPathComponent("native").path
+        setenv("PULSE_SERVER", address, 1)
+        return address
+    }()
+
     private init(sampleRate: Int, channelCount: Int) throws {
         guard let pulseaudio = Self.executable("pulseaudio") else {
             throw Unavailable(description: "pulseaudio is not installed (Debian: pulseaudio)")
@@ -72,7 +78,10 @@ final class PulseAudioServer: @unchecked Sendable {
         }
         self.sampleRate = sampleRate
         self.channelCount = channelCount
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-\(UUID().uuidString.prefix(8))")
+        directory = Self.directory
+        _ = Self.serverAddress
+        // Left behind by a crashed run whose process id this one inherited.
+        try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
 
         do {
