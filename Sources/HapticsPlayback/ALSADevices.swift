@@ -127,7 +127,7 @@ public enum ALSADevices {
     }
 
     /// "PCH" from "hw:CARD=PCH,DEV=0".
-    private static func cardName(in name: String) -> String? {
+    static func cardName(in name: String) -> String? {
         guard let range = name.firstRange(of: "CARD=") else { return nil }
         let rest = name[range.upperBound...]
         return String(rest.prefix { $0 != "," && $0 != "'" && $0 != "\"" })
