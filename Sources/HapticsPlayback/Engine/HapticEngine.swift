@@ -311,7 +311,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// The audio thread: render a period, write it, publish the clock; until faded out or
     /// the device fails. Returns the device's error, if any.
     private static func runAudioThread(loop: RenderLoop, output: any AudioOutput, clock: EngineClock) -> AudioOutputError? {
-        RealtimePriority.raiseCurrentThread()
+        RealtimePriority.raiseCurrentThread(name: "haptics-audio")
         let block = loop.blockFrames
         let startedAt = EngineClock.now()
         let startFrame = loop.frame
@@ -344,7 +344,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// send them if they changed; paced by the monotonic clock. On the way out (stop, fade-out,
     /// failure) the motors go to zero.
     private static func runRumbleThread(loop: RenderLoop, output: any RumbleOutput, clock: EngineClock, gain: Double) -> RumbleOutputError? {
-        RealtimePriority.raiseCurrentThread()
+        RealtimePriority.raiseCurrentThread(name: "haptics-rumble")
         let interval = loop.blockFrames
         let intervalNanoseconds = interval * 1_000_000
         var deadline = EngineClock.now()
