@@ -150,7 +150,12 @@ public final class HapticEngine: @unchecked Sendable {
         }
         output?.close()
         if wasRunning { handler?(.engineDestroyed) }
+        // Wake the notification thread so it sees the engine gone and ends (it holds the loop).
+        if notifier != nil { state.withLock { $0.loop }?.wake.signal() }
     }
+
+    /// The render loop, if one was created (for tests).
+    var renderLoopIfCreated: RenderLoop? { state.withLock { $0.loop } }
 
     /// An opened output.
     enum OpenSink: @unchecked Sendable {

@@ -269,6 +269,27 @@ struct HapticEngineTests {
         #expect(Signal.maximumStep(x) < 0.045)
     }
 
+    @Test("a released engine leaves no thread or loop behind, whether it was running or stopped")
+    func releaseCleansUp() throws {
+        for stopFirst in [true, false] {
+            weak var loop: RenderLoop?
+            do {
+                let (engine, output) = try makeManualEngine()
+                loop = engine.renderLoopIfCreated
+                output.release()
+                if stopFirst {
+                    engine.stop()
+                    // Let the notification thread take the stop's own wake-up and wait again,
+                    // so only the release can wake it.
+                    usleep(100_000)
+                }
+            }
+            let deadline = Date().addingTimeInterval(3)
+            while loop != nil && Date() < deadline { usleep(5000) }
+            #expect(loop == nil, "the render loop outlived its engine (stopped first: \(stopFirst))")
+        }
+    }
+
     @Test("bad requests fail clearly")
     func errors() throws {
         let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in ManualOutput() }
