@@ -269,6 +269,7 @@ public final class HapticEngine: @unchecked Sendable {
             case .audio(let output): error = Self.runAudioThread(loop: loop, output: output, clock: clock).map { .output($0) }
             case .rumble(let output): error = Self.runRumbleThread(loop: loop, output: output.base, clock: clock, gain: gain).map { .rumble($0) }
             }
+            loop.stopAllPlayers()
             loop.setEndError(error)
             clock.setRunning(false)
             done.signal()
@@ -292,7 +293,8 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// Fades the output out over 5 ms, lets the device play what it holds, closes it and
-    /// stops the audio thread. Players stay valid; start the engine again to use them.
+    /// stops the audio thread. Every player stops (completion handlers are called); players
+    /// stay valid, so start the engine again and start them to play again.
     public func stop() {
         guard let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
             guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }

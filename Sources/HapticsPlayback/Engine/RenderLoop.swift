@@ -360,6 +360,25 @@ final class RenderLoop: @unchecked Sendable {
         return (RumbleRenderer.magnitude(strong * master), RumbleRenderer.magnitude(weak * master))
     }
 
+    /// Ends every player, reporting each as finished: the audio thread calls this as it stops,
+    /// so nothing resumes mid-pattern when the engine starts again. Commands still waiting for
+    /// their frame are dropped, except detaches.
+    func stopAllPlayers() {
+        for index in 0..<Self.slotCount where slots[index].state != .idle {
+            slots[index].synth?.takeUnretainedValue().fadeOutVoices()
+            slots[index].state = .idle
+            post(.finished(slot: index, run: slots[index].run))
+        }
+        var kept = 0
+        for i in 0..<pendingCount {
+            if case .detach = pending[i].action {
+                pending[kept] = pending[i]
+                kept += 1
+            }
+        }
+        pendingCount = kept
+    }
+
     /// Whether any player is playing, paused or stopping.
     var hasActivePlayers: Bool {
         (0..<Self.slotCount).contains { slots[$0].state != .idle }

@@ -16,8 +16,7 @@ struct HapticEngineTests {
         let (engine, output) = try makeManualEngine()
         try body(engine, output)
         let frames = Int(seconds * rate)
-        // Whole blocks only: the audio thread writes a period at a time.
-        output.advance(frames: frames + output.periodFrames)
+        output.advance(frames: frames)
         #expect(output.waitUntilWritten(frames: frames), "the audio thread stopped writing")
         output.release()
         engine.stop()
@@ -288,6 +287,34 @@ struct HapticEngineTests {
             while loop != nil && Date() < deadline { usleep(5000) }
             #expect(loop == nil, "the render loop outlived its engine (stopped first: \(stopFirst))")
         }
+    }
+
+    @Test("stopping the engine stops its players: they complete, and do not resume on restart")
+    func stopEndsPlayers() throws {
+        let outputs = Mutex<[ManualOutput]>([])
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
+            let output = ManualOutput()
+            outputs.withLock { $0.append(output) }
+            return output
+        }
+        try engine.start()
+        let completed = DispatchSemaphore(value: 0)
+        let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 10, intensity: 1, sharpness: 1)]))
+        player.completionHandler = { _ in completed.signal() }
+        try player.start()
+        let first = try #require(outputs.withLock { $0.first })
+        first.advance(frames: 4096)
+        #expect(first.waitUntilWritten(frames: 4096))
+        first.release()
+        engine.stop()
+        #expect(completed.wait(timeout: .now() + 5) == .success, "the player completed when the engine stopped")
+        try engine.start()
+        let second = try #require(outputs.withLock { $0.last })
+        second.advance(frames: 9728)
+        #expect(second.waitUntilWritten(frames: 9728))
+        #expect(second.samples.prefix(9728).allSatisfy { $0 == 0 }, "nothing resumed after the restart")
+        second.release()
+        engine.stop()
     }
 
     @Test("bad requests fail clearly")
