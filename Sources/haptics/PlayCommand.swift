@@ -35,7 +35,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customLong("latency-ms"), help: ArgumentHelp("Output buffer length in milliseconds.", valueName: "ms"))
     var latencyMilliseconds: Int = 20
 
-    @Option(help: ArgumentHelp("Play the pattern N times; forever with a bare --loop (stop with Ctrl-C).", valueName: "n"))
+    @Option(help: ArgumentHelp("Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).", valueName: "n"))
     var loop: Int?
 
     @Option(help: ArgumentHelp("Playback speed: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
@@ -49,7 +49,7 @@ struct PlayCommand: ParsableCommand {
     func validate() throws {
         guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
         guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
-        if let loop, loop < 0 { throw ValidationError("--loop count must be at least 1") }
+        if let loop, loop < 0 { throw ValidationError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
 
     func run() throws {
@@ -85,15 +85,10 @@ struct PlayCommand: ParsableCommand {
             engine.stoppedHandler = { _ in done.signal() }
             if rate != 1 { player.playbackRate = rate }
             if let loop {
+                player.loopCount = loop
                 player.loopEnabled = true
-                try player.start()
-                if loop != OptionalValues.forever {
-                    let count = loop
-                    try player.stop(atTime: engine.currentTime + Double(count) * loaded.pattern.duration / rate)
-                }
-            } else {
-                try player.start()
             }
+            try player.start()
         } catch {
             engine.stop()
             throw CLIError.invalidInput("\(loaded.name): \(error)")

@@ -134,6 +134,22 @@ struct HapticEngineTests {
         #expect(Signal.onsets(x, gap: 48) == [2400, 7200, 12000, 16800, 21600])
     }
 
+    @Test("a loop count plays the pattern that many times, then the player completes")
+    func loopCount() throws {
+        let completed = DispatchSemaphore(value: 0)
+        let x = try capture(seconds: 0.6) { engine, _ in
+            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [
+                HapticEvent(.transient, at: 0, duration: 0.1, parameters: [.init(.hapticIntensity, 1), .init(.hapticSharpness, 1)])]))
+            player.loopCount = 3
+            player.loopEnabled = true
+            player.completionHandler = { _ in completed.signal() }
+            try player.start(atTime: 0.05)
+            keep(player)
+        }
+        #expect(Signal.onsets(x, gap: 48) == [2400, 7200, 12000])
+        #expect(completed.wait(timeout: .now() + 2) == .success)
+    }
+
     @Test("playback rate 2 plays the pattern's times twice as fast")
     func playbackRate() throws {
         let x = try capture(seconds: 0.5) { engine, _ in
