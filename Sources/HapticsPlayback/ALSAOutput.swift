@@ -20,9 +20,13 @@ import Synchronization
 public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     /// The ALSA PCM name this output was opened with.
     public let device: String
+    /// Frames per second the device runs at.
     public let sampleRate: Int
+    /// Samples per frame.
     public let channelCount: Int
+    /// Frames per period, as negotiated.
     public let periodFrames: Int
+    /// Frames the device buffers, as negotiated.
     public let bufferFrames: Int
     /// The sample format the device accepted, for information.
     public let negotiatedFormat: ALSASampleFormat

@@ -115,7 +115,9 @@ public final class HapticRenderer {
 
 /// Figures about a rendered signal (`haptics render --stats`).
 public struct RenderStatistics: Sendable, Hashable, Codable {
+    /// Frames rendered.
     public var frames: Int
+    /// Frames per second.
     public var sampleRate: Int
     /// Largest absolute sample of the haptic signal, 0…1.
     public var peak: Double
@@ -133,8 +135,11 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
 public struct RenderedSignal: Sendable {
     /// Interleaved samples, `channelCount` a frame.
     public var samples: [Float]
+    /// Interleaved channels per frame.
     public var channelCount: Int
+    /// Frames per second.
     public var sampleRate: Double
+    /// Peak, RMS, clipped samples and length.
     public var statistics: RenderStatistics
 
     /// Samples per channel.

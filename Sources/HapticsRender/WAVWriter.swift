@@ -13,6 +13,7 @@ public enum SampleFormat: String, Sendable, CaseIterable {
 
 /// A failure writing a WAV file, naming the file.
 public struct WAVError: Error, Sendable, CustomStringConvertible {
+    /// One line naming the file and what failed.
     public var description: String
 }
 
@@ -22,9 +23,13 @@ public struct WAVError: Error, Sendable, CustomStringConvertible {
 /// pipe; on a regular file, ``finish()`` corrects the header if fewer frames arrived. Channels
 /// above two use `WAVE_FORMAT_EXTENSIBLE`, as multi-channel readers expect.
 public final class WAVWriter {
+    /// The file written, or `-` for standard output.
     public let path: String
+    /// Frames per second in the header.
     public let sampleRate: Int
+    /// Interleaved channels per frame.
     public let channelCount: Int
+    /// How samples are stored.
     public let format: SampleFormat
     public private(set) var framesWritten = 0
     private let declaredFrames: Int

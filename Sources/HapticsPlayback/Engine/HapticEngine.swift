@@ -58,6 +58,7 @@ public final class HapticEngine: @unchecked Sendable {
         case rumble(RumbleOutputFactory, intervalMilliseconds: Int)
     }
 
+    /// How the engine opens its output (for rumble engines: `device` is "rumble").
     public let configuration: Configuration
     private let sink: Sink
     let sampleRate: Int
