@@ -41,13 +41,15 @@ let package = Package(
         .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender"], path: "Benchmarks/RenderBenchmark"),
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
 
+        // Helpers the test targets share: the corpus's location, signal measurements.
+        .target(name: "HapticsTestSupport", path: "Tests/HapticsTestSupport"),
         .testTarget(
             name: "HapticsCoreTests",
-            dependencies: ["HapticsCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["HapticsCore", "HapticsTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender"]),
-        .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender"]),
-        .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets"]),
-        .testTarget(name: "hapticsCLITests", dependencies: ["haptics"]),
+        .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport"]),
+        .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
     ]
 )

@@ -43,16 +43,7 @@ let memoryBefore = peakMemoryMiB()
 let clock = ContinuousClock()
 var renderer: HapticRenderer!
 let compileTime = clock.measure { renderer = HapticRenderer(pattern: pattern, profile: .wideband, sampleRate: 48_000) }
-var block = [Float](repeating: 0, count: 4096)
-let renderTime = try clock.measure {
-    let writer = try WAVWriter(path: outputPath, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: renderer.totalFrames)
-    try block.withUnsafeMutableBufferPointer { buffer throws(WAVError) in
-        while case let n = renderer.render(into: buffer), n > 0 {
-            try writer.write(UnsafeBufferPointer(rebasing: buffer[..<n]))
-        }
-    }
-    try writer.finish()
-}
+let renderTime = try clock.measure { try renderer.writeWAV(to: outputPath, format: .s16) }
 let wall = Double(renderTime.components.seconds) + Double(renderTime.components.attoseconds) * 1e-18
 let signal = renderer.statistics.duration
 print(String(format: "pattern: %.0f s, %d transients, %d continuous events, %d curves", seconds, transients, continuous, curves.count))

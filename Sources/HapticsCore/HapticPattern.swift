@@ -83,11 +83,17 @@ public struct HapticPattern: Sendable, Hashable {
 extension HapticPattern {
     /// Counts of the pattern's elements, by kind.
     public struct Counts: Sendable, Hashable {
+        /// `HapticTransient` events.
         public var transients = 0
+        /// `HapticContinuous` events.
         public var continuous = 0
+        /// `AudioContinuous` events.
         public var audioContinuous = 0
+        /// `AudioCustom` events.
         public var audioCustom = 0
+        /// `Parameter` elements.
         public var parameters = 0
+        /// `ParameterCurve` elements.
         public var curves = 0
         /// All events, whatever their kind.
         public var events: Int { transients + continuous + audioContinuous + audioCustom }

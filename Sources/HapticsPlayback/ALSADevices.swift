@@ -20,6 +20,7 @@ public struct ALSADevice: Sendable, Codable, Equatable {
     /// The device is held by another program, so it was not probed.
     public var isBusy: Bool
 
+    /// Creates a listing entry.
     public init(
         name: String, description: String, card: String? = nil, channels: ALSARange? = nil,
         sampleRates: ALSARange? = nil, formats: [String]? = nil, isBusy: Bool = false
@@ -41,9 +42,12 @@ public struct ALSADevice: Sendable, Codable, Equatable {
 
 /// An inclusive range of integers, as ALSA reports hardware limits.
 public struct ALSARange: Sendable, Codable, Equatable, CustomStringConvertible {
+    /// The smallest value.
     public var min: Int
+    /// The largest value.
     public var max: Int
 
+    /// Creates a range.
     public init(min: Int, max: Int) {
         self.min = min
         self.max = max
@@ -62,6 +66,7 @@ public struct ALSASoundCard: Sendable, Codable, Equatable {
     /// The card's long name (bus, address, codec).
     public var longName: String
 
+    /// Creates a card entry.
     public init(index: Int, name: String, longName: String) {
         self.index = index
         self.name = name
@@ -127,7 +132,7 @@ public enum ALSADevices {
     }
 
     /// "PCH" from "hw:CARD=PCH,DEV=0".
-    private static func cardName(in name: String) -> String? {
+    static func cardName(in name: String) -> String? {
         guard let range = name.firstRange(of: "CARD=") else { return nil }
         let rest = name[range.upperBound...]
         return String(rest.prefix { $0 != "," && $0 != "'" && $0 != "\"" })

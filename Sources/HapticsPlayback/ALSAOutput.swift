@@ -20,9 +20,13 @@ import Synchronization
 public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     /// The ALSA PCM name this output was opened with.
     public let device: String
+    /// Frames per second the device runs at.
     public let sampleRate: Int
+    /// Samples per frame.
     public let channelCount: Int
+    /// Frames per period, as negotiated.
     public let periodFrames: Int
+    /// Frames the device buffers, as negotiated.
     public let bufferFrames: Int
     /// The sample format the device accepted, for information.
     public let negotiatedFormat: ALSASampleFormat
@@ -110,6 +114,9 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         self.fade = ALSAFadeIn(length: (sampleRate + 999) / 1000)
     }
 
+    /// Frames over which the signal fades in after a recovery: 1 ms, rounded up.
+    var fadeInFrames: Int { fade.length }
+
     deinit {
         close()
         floatScratch.deallocate()
@@ -126,8 +133,11 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         ALSADiagnostics.forgetMessage()
         let stopsAtStart = stops.load(ordering: .acquiring)
         if stopsAtStart != stopsSeen {
-            // Playback restarts after a stop: whatever the signal is now, do not jump to it.
+            // stop() only dropped the queue; preparing belongs to this thread, because some
+            // plugins (pulse) rebuild their stream in prepare and must not do that under a
+            // writer. Whatever the signal is now, it fades in rather than jumping.
             stopsSeen = stopsAtStart
+            snd_pcm_prepare(handle)
             fade.arm()
         }
         let totalFrames = samples.count / channelCount
@@ -165,8 +175,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     public func stop() {
         guard !closed.load(ordering: .acquiring) else { return }
         stops.add(1, ordering: .releasing)
+        // Wakes a blocked write (its stream leaves the running state); the next write prepares.
         snd_pcm_drop(handle)
-        snd_pcm_prepare(handle)
     }
 
     public func close() {

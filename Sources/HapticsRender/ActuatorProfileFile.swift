@@ -2,6 +2,7 @@ import Foundation
 
 /// A problem with a custom profile file: names the file, the key and what is wrong.
 public struct ProfileError: Error, Sendable, CustomStringConvertible {
+    /// One line: `file: key: problem`.
     public var description: String
     init(_ file: String, _ key: String?, _ problem: String) {
         description = [file, key, problem].compactMap { $0 }.joined(separator: ": ")

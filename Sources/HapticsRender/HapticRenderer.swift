@@ -81,6 +81,21 @@ public final class HapticRenderer {
                          rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents)
     }
 
+    /// Renders everything left into a WAV file (`-` for standard output), streaming block by
+    /// block, and returns the figures.
+    @discardableResult
+    public func writeWAV(to path: String, format: SampleFormat) throws(WAVError) -> RenderStatistics {
+        let writer = try WAVWriter(path: path, sampleRate: sampleRate, channelCount: channelCount,
+                                   format: format, frameCount: totalFrames - renderedFrames)
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channelCount)
+        defer { block.deallocate() }
+        while case let frames = render(into: block), frames > 0 {
+            try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * channelCount)]))
+        }
+        try writer.finish()
+        return statistics
+    }
+
     /// Renders a whole pattern into memory.
     public static func render(_ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) -> RenderedSignal {
         let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain)
@@ -100,7 +115,9 @@ public final class HapticRenderer {
 
 /// Figures about a rendered signal (`haptics render --stats`).
 public struct RenderStatistics: Sendable, Hashable, Codable {
+    /// Frames rendered.
     public var frames: Int
+    /// Frames per second.
     public var sampleRate: Int
     /// Largest absolute sample of the haptic signal, 0…1.
     public var peak: Double
@@ -118,8 +135,11 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
 public struct RenderedSignal: Sendable {
     /// Interleaved samples, `channelCount` a frame.
     public var samples: [Float]
+    /// Interleaved channels per frame.
     public var channelCount: Int
+    /// Frames per second.
     public var sampleRate: Double
+    /// Peak, RMS, clipped samples and length.
     public var statistics: RenderStatistics
 
     /// Samples per channel.

@@ -23,23 +23,34 @@ package struct OutputStage: Sendable {
 
     /// Writes `frames` mono samples as interleaved frames.
     package mutating func write(mono: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
-        var peak = self.peak
-        var squares = 0.0
+        // Float accumulators within a block (at most a few thousand samples of magnitude ≤ 1),
+        // folded into the Double totals once per block: keeps the loop vectorisable.
+        var peak: Float = 0
+        var squares: Float = 0
         var clipped = 0
-        for i in 0..<frames {
-            var x = mono[i] * gain
-            if x > 1 { x = 1; clipped += 1 } else if x < -1 { x = -1; clipped += 1 }
-            peak = max(peak, abs(x))
-            squares += Double(x * x)
-            if isMono {
+        let gain = self.gain
+        if isMono {
+            for i in 0..<frames {
+                let raw = mono[i] * gain
+                let x = min(max(raw, -1), 1)
+                clipped &+= (x != raw) ? 1 : 0
+                peak = max(peak, abs(x))
+                squares += x * x
                 output[i] = x
-            } else {
+            }
+        } else {
+            for i in 0..<frames {
+                let raw = mono[i] * gain
+                let x = min(max(raw, -1), 1)
+                clipped &+= (x != raw) ? 1 : 0
+                peak = max(peak, abs(x))
+                squares += x * x
                 let base = i * channelCount
                 for c in 0..<channelCount { output[base + c] = carries[c] ? x : 0 }
             }
         }
-        self.peak = peak
-        sumOfSquares += squares
+        self.peak = max(self.peak, peak)
+        sumOfSquares += Double(squares)
         clippedSamples += clipped
         self.frames += frames
     }

@@ -9,6 +9,7 @@ public struct RumbleFrame: Sendable, Hashable, Codable {
     /// The weak (light, high-frequency, right) motor, 0…65535.
     public var weak: UInt16
 
+    /// Creates a frame.
     public init(timeMilliseconds: Int, strong: UInt16, weak: UInt16) {
         self.timeMilliseconds = timeMilliseconds
         self.strong = strong

@@ -13,6 +13,7 @@ public enum SampleFormat: String, Sendable, CaseIterable {
 
 /// A failure writing a WAV file, naming the file.
 public struct WAVError: Error, Sendable, CustomStringConvertible {
+    /// One line naming the file and what failed.
     public var description: String
 }
 
@@ -22,14 +23,23 @@ public struct WAVError: Error, Sendable, CustomStringConvertible {
 /// pipe; on a regular file, ``finish()`` corrects the header if fewer frames arrived. Channels
 /// above two use `WAVE_FORMAT_EXTENSIBLE`, as multi-channel readers expect.
 public final class WAVWriter {
+    /// The file written, or `-` for standard output.
     public let path: String
+    /// Frames per second in the header.
     public let sampleRate: Int
+    /// Interleaved channels per frame.
     public let channelCount: Int
+    /// How samples are stored.
     public let format: SampleFormat
     public private(set) var framesWritten = 0
     private let declaredFrames: Int
     private let fd: Int32
     private let ownsDescriptor: Bool
+    /// Bytes waiting to be written; flushed when 48 KiB or more are pending.
+    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: WAVWriter.bufferBytes, alignment: 4)
+    private var pending = 0
+    private static let bufferBytes = 64 * 1024
+    /// Header bytes, built once (and again if `finish` corrects them).
     private var bytes: [UInt8] = []
     private var finished = false
 
@@ -55,27 +65,35 @@ public final class WAVWriter {
 
     deinit {
         if ownsDescriptor && !finished { close(fd) }
+        buffer.deallocate()
     }
 
     /// Appends interleaved frames.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(WAVError) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: samples.count * format.bytesPerSample))
-        bytes.withUnsafeMutableBytes { raw in
-            let out = raw.baseAddress! + start
+        var index = 0
+        let bytesPerSample = format.bytesPerSample
+        while index < samples.count {
+            if pending + bytesPerSample > Self.bufferBytes { try flushBuffer() }
+            let count = min(samples.count - index, (Self.bufferBytes - pending) / bytesPerSample)
+            let out = buffer + pending
             switch format {
             case .s16:
-                for (i, x) in samples.enumerated() {
-                    out.storeBytes(of: int16Sample(x).littleEndian, toByteOffset: 2 * i, as: Int16.self)
-                }
+                let target = out.assumingMemoryBound(to: Int16.self)
+                for i in 0..<count { target[i] = int16Sample(samples[index + i]).littleEndian }
             case .f32:
-                for (i, x) in samples.enumerated() {
-                    out.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
-                }
+                let target = out.assumingMemoryBound(to: UInt32.self)
+                for i in 0..<count { target[i] = samples[index + i].bitPattern.littleEndian }
             }
+            pending += count * bytesPerSample
+            index += count
         }
         framesWritten += samples.count / channelCount
-        if bytes.count >= 48 * 1024 { try flush() }
+        if pending >= 48 * 1024 { try flushBuffer() }
+    }
+
+    private func flushBuffer() throws(WAVError) {
+        try writeAll(UnsafeRawBufferPointer(start: buffer, count: pending))
+        pending = 0
     }
 
     /// Flushes and closes; on a regular file whose frame count differs from the header's,
@@ -93,17 +111,29 @@ public final class WAVWriter {
         }
     }
 
+    /// Writes the header bytes, then any pending samples.
     private func flush() throws(WAVError) {
+        let header = bytes
+        bytes.removeAll(keepingCapacity: true)
+        if !header.isEmpty {
+            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: header.count, alignment: 1)
+            defer { raw.deallocate() }
+            raw.copyBytes(from: header)
+            try writeAll(UnsafeRawBufferPointer(raw))
+        }
+        try flushBuffer()
+    }
+
+    private func writeAll(_ raw: UnsafeRawBufferPointer) throws(WAVError) {
         var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw WAVError(description: "\(path == "-" ? "standard output" : path): write failed (\(String(cString: strerror(errno))))")
             }
             offset += n
         }
-        bytes.removeAll(keepingCapacity: true)
     }
 
     private func appendHeader(frames: Int) {

@@ -1,13 +1,13 @@
 import Foundation
 
 /// `--loop [N]` and `--rumble [DEVICE]` take an optional value, which swift-argument-parser
-/// cannot express. Before parsing, a bare `--loop` becomes `--loop=forever` and a bare
+/// cannot express. Before parsing, a bare `--loop` becomes `--loop=0` (forever) and a bare
 /// `--rumble` becomes `--rumble=auto` (the first capable device). A following token counts
 /// as the value only if it unmistakably is one (a count for --loop; a path under /dev/ or an
 /// `eventN` name for --rumble), so `haptics play --rumble success` still reads `success` as
 /// the pattern. `--rumble=NAME` always passes a value (e.g. part of a controller's name).
 enum OptionalValues {
-    static let forever = "forever"
+    static let forever = 0
     static let automatic = "auto"
 
     static func normalize(_ arguments: [String]) -> [String] {

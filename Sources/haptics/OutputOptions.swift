@@ -21,11 +21,10 @@ struct ProfileOptions: ParsableArguments {
 
 extension SampleFormat: ExpressibleByArgument {}
 
-/// Prints decoder warnings and notes about what the haptic signal leaves out.
+/// Prints decoder warnings, and a note when the pattern has audio events, which the haptic
+/// signal leaves out (render and play).
 func reportWarnings(_ loaded: LoadedPattern) {
-    for diagnostic in loaded.diagnostics {
-        writeStandardError("warning: \(diagnostic)")
-    }
+    reportWarnings(loaded.diagnostics)
     let audio = loaded.pattern.counts.audioContinuous + loaded.pattern.counts.audioCustom
     if audio > 0 {
         writeStandardError("note: \(loaded.name): \(audio) audio event\(audio == 1 ? "" : "s") kept in the pattern but not part of the haptic signal")

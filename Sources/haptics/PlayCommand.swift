@@ -35,8 +35,8 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customLong("latency-ms"), help: ArgumentHelp("Output buffer length in milliseconds.", valueName: "ms"))
     var latencyMilliseconds: Int = 20
 
-    @Option(help: ArgumentHelp("Play the pattern N times; forever with a bare --loop (stop with Ctrl-C).", valueName: "n"))
-    var loop: LoopCount?
+    @Option(help: ArgumentHelp("Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).", valueName: "n"))
+    var loop: Int?
 
     @Option(help: ArgumentHelp("Playback speed: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
     var rate: Double = 1
@@ -49,7 +49,7 @@ struct PlayCommand: ParsableCommand {
     func validate() throws {
         guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
         guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
-        if case .times(let count) = loop, count < 1 { throw ValidationError("--loop count must be at least 1") }
+        if let loop, loop < 0 { throw ValidationError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
 
     func run() throws {
@@ -85,14 +85,10 @@ struct PlayCommand: ParsableCommand {
             engine.stoppedHandler = { _ in done.signal() }
             if rate != 1 { player.playbackRate = rate }
             if let loop {
+                player.loopCount = loop
                 player.loopEnabled = true
-                try player.start()
-                if case .times(let count) = loop {
-                    try player.stop(atTime: engine.currentTime + Double(count) * loaded.pattern.duration / rate)
-                }
-            } else {
-                try player.start()
             }
+            try player.start()
         } catch {
             engine.stop()
             throw CLIError.invalidInput("\(loaded.name): \(error)")
@@ -109,26 +105,19 @@ struct PlayCommand: ParsableCommand {
     }
 
     /// No device to play on: render the pattern to a file so the user has something real.
-    private func renderInstead(_ loaded: LoadedPattern, profile: ActuatorProfile, because error: HapticError) throws {
+    private func renderInstead(_ loaded: LoadedPattern, profile: ActuatorProfile, because reason: HapticError) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics", isDirectory: true)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stem = URL(fileURLWithPath: loaded.name).deletingPathExtension().lastPathComponent
         let path = directory.appendingPathComponent((stem == "-" ? "stdin" : stem) + ".wav").path
         let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, gain: profileOptions.gain)
         do {
-            let writer = try WAVWriter(path: path, sampleRate: renderer.sampleRate, channelCount: renderer.channelCount, format: .s16, frameCount: renderer.totalFrames)
-            var block = [Float](repeating: 0, count: 4096 * renderer.channelCount)
-            try block.withUnsafeMutableBufferPointer { buffer throws(WAVError) in
-                while case let n = renderer.render(into: buffer), n > 0 {
-                    try writer.write(UnsafeBufferPointer(rebasing: buffer[..<(n * renderer.channelCount)]))
-                }
-            }
-            try writer.finish()
+            try renderer.writeWAV(to: path, format: .s16)
         } catch {
-            throw CLIError.deviceUnavailable("no audio output (\(error)) and could not render instead: \(error)")
+            throw CLIError.deviceUnavailable("no audio output (\(reason)), and rendering instead failed too: \(error)")
         }
         let s = renderer.statistics
-        writeStandardError("haptics: no audio output to play on (\(error)).")
+        writeStandardError("haptics: no audio output to play on (\(reason)).")
         writeStandardOutput("""
         Rendered \(loaded.name) for the '\(profile.name)' profile instead: \(path)
           \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) events

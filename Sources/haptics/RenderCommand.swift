@@ -69,15 +69,7 @@ struct RenderCommand: ParsableCommand {
         reportWarnings(loaded)
         let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain)
         do {
-            let writer = try WAVWriter(path: output, sampleRate: rate, channelCount: renderer.channelCount,
-                                       format: format, frameCount: renderer.totalFrames)
-            var block = [Float](repeating: 0, count: 4096 * renderer.channelCount)
-            try block.withUnsafeMutableBufferPointer { buffer throws(WAVError) in
-                while case let frames = renderer.render(into: buffer), frames > 0 {
-                    try writer.write(UnsafeBufferPointer(rebasing: buffer[..<(frames * renderer.channelCount)]))
-                }
-            }
-            try writer.finish()
+            try renderer.writeWAV(to: output, format: format)
         } catch {
             throw CLIError.invalidInput(error.description)
         }

@@ -9,7 +9,9 @@ enum Sparkline {
         let signal = HapticRenderer.render(pattern, profile: profile)
         let samples = signal.channel(profile.hapticChannels.first ?? 0)
         guard !samples.isEmpty else { return "  (silent)" }
-        let perColumn = max(1, (samples.count + columns - 1) / columns)
+        // At least 3 ms a column, so a column spans a carrier cycle and shows the envelope,
+        // not the oscillation.
+        let perColumn = max(Int(signal.sampleRate * 0.003), (samples.count + columns - 1) / columns)
         var line = ""
         for start in stride(from: 0, to: samples.count, by: perColumn) {
             let peak = samples[start..<min(samples.count, start + perColumn)].reduce(Float(0)) { max($0, abs($1)) }

@@ -1,5 +1,6 @@
 import Foundation
 import HapticsCore
+import HapticsTestSupport
 import Testing
 @testable import HapticsRender
 

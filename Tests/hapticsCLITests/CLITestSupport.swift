@@ -1,38 +1,7 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
-/// The public AHAP corpus: `HAPTICS_CORPUS`, or `../shared/corpus/ahap` next to the package.
-enum Corpus {
-    static let directory: URL? = {
-        let fileManager = FileManager.default
-        if let override = ProcessInfo.processInfo.environment["HAPTICS_CORPUS"], !override.isEmpty {
-            let url = URL(fileURLWithPath: override)
-            return fileManager.fileExists(atPath: url.path) ? url : nil
-        }
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if fileManager.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                let corpus = folder.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
-                return fileManager.fileExists(atPath: corpus.path) ? corpus : nil
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
-
-    static let isAvailable = directory != nil
-    static let absentMessage: Comment = "AHAP corpus not found: set HAPTICS_CORPUS or place it at ../shared/corpus/ahap"
-
-    static var files: [URL] {
-        guard let directory,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
-        return names.filter { $0.hasSuffix(".ahap") }.sorted().map { directory.appendingPathComponent($0) }
-    }
-
-    static func file(_ name: String) -> URL? {
-        directory?.appendingPathComponent(name)
-    }
-}
 
 /// A temporary folder removed when the value is discarded at the end of a test.
 final class TemporaryFolder {

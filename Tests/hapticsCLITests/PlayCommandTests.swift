@@ -252,13 +252,33 @@ struct PlayCommandTests {
         #expect(wav.int16Samples == HapticRenderer.render(pattern).samples.map(int16Sample))
     }
 
-    @Test("--loop takes a count of at least 1: --loop 0 is a usage error, not forever")
-    func loopZero() async throws {
-        for arguments in [["--loop", "0"], ["--loop=0"], ["--loop", "-3"]] {
+    @Test("--loop takes a count of 1 or more; a negative count is a usage error that names the forever forms")
+    func negativeLoop() async throws {
+        for arguments in [["--loop", "-3"], ["--loop=-1"]] {
             let result = try await HapticsProcess.run(["play", "success", "--device", "null"] + arguments, timeout: .seconds(30))
             #expect(result.status == 2, "\(arguments)")
-            #expect(result.errorLines.first == "Error: --loop count must be at least 1", "\(arguments)")
+            #expect(result.errorLines.first == "Error: --loop takes a count of 1 or more (0 or no count: forever)", "\(arguments)")
         }
+    }
+
+    @Test("--loop 0 plays forever, like a bare --loop: well past ten repetitions, until interrupted")
+    func loopZeroIsForever() async throws {
+        let folder = try TemporaryFolder()
+        let capture = folder.url.appendingPathComponent("forever.wav")
+        let once = try await HapticsProcess.run(["render", "success", "--format", "f32", "-o", "-"], timeout: .seconds(30))
+        let running = try BackgroundHaptics(["play", "success", "--loop", "0", "--device", fileDevice(capture)], in: folder.url)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        var size = 0
+        while size < 10 * once.stdout.count && running.process.isRunning && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+            size = (try? FileManager.default.attributesOfItem(atPath: capture.path)[.size] as? Int) ?? 0
+        }
+        #expect(running.process.isRunning, "stopped after \(size) bytes; one play renders \(once.stdout.count)")
+        running.send(SIGINT)
+        let outcome = try await running.wait(timeout: .seconds(5))
+        #expect(outcome.exited && outcome.status == 130)
+        #expect(size >= 10 * once.stdout.count)
     }
 
     @Test("--rate 0 is a usage error")

@@ -26,7 +26,8 @@ struct EngineCommand {
         case resume
         case seek(offset: Double)
         case setRate(Double)
-        case setLoop(enabled: Bool, end: Double)
+        /// Loop at `end` (0: the pattern's end), `count` times in all (0: forever).
+        case setLoop(enabled: Bool, end: Double, count: Int)
         case setMuted(Bool)
         /// A dynamic parameter change; the element's times are relative to when it applies.
         case control(HapticControl, RuntimeControls.Element)

@@ -58,6 +58,7 @@ public final class HapticEngine: @unchecked Sendable {
         case rumble(RumbleOutputFactory, intervalMilliseconds: Int)
     }
 
+    /// How the engine opens its output (for rumble engines: `device` is "rumble").
     public let configuration: Configuration
     private let sink: Sink
     let sampleRate: Int
@@ -150,7 +151,12 @@ public final class HapticEngine: @unchecked Sendable {
         }
         output?.close()
         if wasRunning { handler?(.engineDestroyed) }
+        // Wake the notification thread so it sees the engine gone and ends (it holds the loop).
+        if notifier != nil { state.withLock { $0.loop }?.wake.signal() }
     }
+
+    /// The render loop, if one was created (for tests).
+    var renderLoopIfCreated: RenderLoop? { state.withLock { $0.loop } }
 
     /// An opened output.
     enum OpenSink: @unchecked Sendable {
@@ -183,8 +189,10 @@ public final class HapticEngine: @unchecked Sendable {
         set { state.withLock { $0.stoppedHandler = newValue } }
     }
 
-    /// Called after the engine lost its output and restarted it: players made before are
-    /// invalid and must be recreated. Runs on the engine's notification thread.
+    /// Called after ``start()`` opened the output again following a failure (a device lost
+    /// mid-play, say a controller unplugged and plugged back). Players and their settings are
+    /// kept, but what was playing when the output failed was stopped: restart what should
+    /// still be heard. Runs on a background queue.
     public var resetHandler: (@Sendable () -> Void)? {
         get { state.withLock { $0.resetHandler } }
         set { state.withLock { $0.resetHandler = newValue } }
@@ -262,6 +270,7 @@ public final class HapticEngine: @unchecked Sendable {
             case .audio(let output): error = Self.runAudioThread(loop: loop, output: output, clock: clock).map { .output($0) }
             case .rumble(let output): error = Self.runRumbleThread(loop: loop, output: output.base, clock: clock, gain: gain).map { .rumble($0) }
             }
+            loop.stopAllPlayers()
             loop.setEndError(error)
             clock.setRunning(false)
             done.signal()
@@ -269,20 +278,24 @@ public final class HapticEngine: @unchecked Sendable {
         }
         thread.name = "haptics-audio"
         thread.qualityOfService = .userInteractive
-        state.withLock { s in
+        let reset = state.withLock { s -> (@Sendable () -> Void)? in
+            let recovering = s.outputError != nil
             s.output = opened
             s.audioThread = thread
             s.audioThreadDone = done
             s.running = true
             s.stoppedForIdleness = false
             s.outputError = nil
+            return recovering ? s.resetHandler : nil
         }
         clock.setRunning(true)
         thread.start()
+        if let reset { DispatchQueue.global().async { reset() } }
     }
 
     /// Fades the output out over 5 ms, lets the device play what it holds, closes it and
-    /// stops the audio thread. Players stay valid; start the engine again to use them.
+    /// stops the audio thread. Every player stops (completion handlers are called); players
+    /// stay valid, so start the engine again and start them to play again.
     public func stop() {
         guard let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
             guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }
@@ -306,7 +319,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// The audio thread: render a period, write it, publish the clock; until faded out or
     /// the device fails. Returns the device's error, if any.
     private static func runAudioThread(loop: RenderLoop, output: any AudioOutput, clock: EngineClock) -> AudioOutputError? {
-        RealtimePriority.raiseCurrentThread()
+        RealtimePriority.raiseCurrentThread(name: "haptics-audio")
         let block = loop.blockFrames
         let startedAt = EngineClock.now()
         let startFrame = loop.frame
@@ -339,7 +352,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// send them if they changed; paced by the monotonic clock. On the way out (stop, fade-out,
     /// failure) the motors go to zero.
     private static func runRumbleThread(loop: RenderLoop, output: any RumbleOutput, clock: EngineClock, gain: Double) -> RumbleOutputError? {
-        RealtimePriority.raiseCurrentThread()
+        RealtimePriority.raiseCurrentThread(name: "haptics-rumble")
         let interval = loop.blockFrames
         let intervalNanoseconds = interval * 1_000_000
         var deadline = EngineClock.now()

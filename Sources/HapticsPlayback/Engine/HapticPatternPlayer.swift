@@ -72,7 +72,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
 /// A player that can also pause, resume, seek, loop and change speed, and reports completion.
 public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked Sendable {
-    private let settings = Mutex((loop: false, loopEnd: 0.0, rate: 1.0))
+    private let settings = Mutex((loop: false, loopEnd: 0.0, count: 0, rate: 1.0))
 
     /// Holds the pattern at `time`; sounding events fade out over 2 ms.
     public func pause(atTime time: TimeInterval = 0) throws(HapticError) {
@@ -94,8 +94,8 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
     public var loopEnabled: Bool {
         get { settings.withLock { $0.loop } }
         set {
-            let end = settings.withLock { s in s.loop = newValue; return s.loopEnd }
-            try? command(.setLoop(enabled: newValue, end: end), at: 0)
+            let (end, count) = settings.withLock { s in s.loop = newValue; return (s.loopEnd, s.count) }
+            try? command(.setLoop(enabled: newValue, end: end, count: count), at: 0)
         }
     }
 
@@ -105,8 +105,20 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
         get { settings.withLock { $0.loopEnd } }
         set {
             let value = newValue.isFinite && newValue > 0 ? max(0.001, newValue) : 0
-            let enabled = settings.withLock { s in s.loopEnd = value; return s.loop }
-            try? command(.setLoop(enabled: enabled, end: value), at: 0)
+            let (enabled, count) = settings.withLock { s in s.loopEnd = value; return (s.loop, s.count) }
+            try? command(.setLoop(enabled: enabled, end: value, count: count), at: 0)
+        }
+    }
+
+    /// How many times a looping pattern plays in all, counting the first (0, the default:
+    /// until stopped). The last repetition plays to the pattern's end and the player then
+    /// completes. (Not in Core Haptics, which loops until stopped.)
+    public var loopCount: Int {
+        get { settings.withLock { $0.count } }
+        set {
+            let value = max(0, newValue)
+            let (enabled, end) = settings.withLock { s in s.count = value; return (s.loop, s.loopEnd) }
+            try? command(.setLoop(enabled: enabled, end: end, count: value), at: 0)
         }
     }
 

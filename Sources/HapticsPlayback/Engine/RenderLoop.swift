@@ -37,6 +37,9 @@ final class RenderLoop: @unchecked Sendable {
         var run = 0
         var loopEnabled = false
         var loopEnd = 0.0
+        /// Plays in all when looping (0: forever), and wraps left in this run.
+        var loopCount = 0
+        var wrapsLeft = 0
         var gain: Float = 1
         var targetGain: Float = 1
     }
@@ -215,6 +218,7 @@ final class RenderLoop: @unchecked Sendable {
             synth.seek(to: offset)
             slots[index].state = .playing
             slots[index].run = run
+            slots[index].wrapsLeft = slots[index].loopCount - 1
         case .stop:
             guard slots[index].state != .idle, let synth = slots[index].synth?.takeUnretainedValue() else { return }
             synth.fadeOutVoices()
@@ -240,9 +244,11 @@ final class RenderLoop: @unchecked Sendable {
             if wasPaused { synth.setPaused(true) }
         case .setRate(let rate):
             slots[index].synth?.takeUnretainedValue().setRate(rate)
-        case .setLoop(let enabled, let end):
+        case .setLoop(let enabled, let end, let count):
             slots[index].loopEnabled = enabled
             slots[index].loopEnd = end
+            slots[index].loopCount = count
+            slots[index].wrapsLeft = count - 1
         case .setMuted(let muted):
             slots[index].targetGain = muted ? 0 : 1
             // A silent player needs no ramp: it starts at its target.
@@ -281,17 +287,21 @@ final class RenderLoop: @unchecked Sendable {
                 var count = frames - done
                 // Loop boundaries fall on their exact frame.
                 var wraps = false
-                if slots[index].loopEnabled && slots[index].state == .playing {
+                let looping = slots[index].loopEnabled && (slots[index].loopCount == 0 || slots[index].wrapsLeft > 0)
+                if looping && slots[index].state == .playing {
                     let end = slots[index].loopEnd > 0 ? slots[index].loopEnd : synth.naturalLoopEnd
                     let untilEnd = Int(((end - synth.patternTime) * sampleRate / synth.rate).rounded())
                     if untilEnd <= count { count = max(0, untilEnd); wraps = true }
                 }
                 if count > 0 { mixSynth(synth, slot: index, into: destination + done, frames: count) }
                 done += count
-                if wraps { synth.seek(to: 0) }
+                if wraps {
+                    synth.seek(to: 0)
+                    if slots[index].loopCount > 0 { slots[index].wrapsLeft -= 1 }
+                }
             }
             switch slots[index].state {
-            case .playing where !slots[index].loopEnabled && synth.isFinished,
+            case .playing where synth.isFinished && !(slots[index].loopEnabled && (slots[index].loopCount == 0 || slots[index].wrapsLeft > 0)),
                  .stopping where !synth.isSounding:
                 slots[index].state = .idle
                 post(.finished(slot: index, run: slots[index].run))
@@ -358,6 +368,25 @@ final class RenderLoop: @unchecked Sendable {
         }
         let master = Double(masterGain) * gain
         return (RumbleRenderer.magnitude(strong * master), RumbleRenderer.magnitude(weak * master))
+    }
+
+    /// Ends every player, reporting each as finished: the audio thread calls this as it stops,
+    /// so nothing resumes mid-pattern when the engine starts again. Commands still waiting for
+    /// their frame are dropped, except detaches.
+    func stopAllPlayers() {
+        for index in 0..<Self.slotCount where slots[index].state != .idle {
+            slots[index].synth?.takeUnretainedValue().fadeOutVoices()
+            slots[index].state = .idle
+            post(.finished(slot: index, run: slots[index].run))
+        }
+        var kept = 0
+        for i in 0..<pendingCount {
+            if case .detach = pending[i].action {
+                pending[kept] = pending[i]
+                kept += 1
+            }
+        }
+        pendingCount = kept
     }
 
     /// Whether any player is playing, paused or stopping.

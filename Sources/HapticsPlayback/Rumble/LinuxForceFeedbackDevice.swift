@@ -20,6 +20,7 @@ public final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sen
         case readOnly
     }
 
+    /// The event device, e.g. `/dev/input/event17`.
     public let path: String
     private let descriptor: Atomic<Int32>
 

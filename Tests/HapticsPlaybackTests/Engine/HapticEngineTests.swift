@@ -2,6 +2,7 @@ import Foundation
 import HapticsCore
 import HapticsRender
 import Synchronization
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
@@ -15,8 +16,7 @@ struct HapticEngineTests {
         let (engine, output) = try makeManualEngine()
         try body(engine, output)
         let frames = Int(seconds * rate)
-        // Whole blocks only: the audio thread writes a period at a time.
-        output.advance(frames: frames + output.periodFrames)
+        output.advance(frames: frames)
         #expect(output.waitUntilWritten(frames: frames), "the audio thread stopped writing")
         output.release()
         engine.stop()
@@ -134,6 +134,22 @@ struct HapticEngineTests {
         #expect(Signal.onsets(x, gap: 48) == [2400, 7200, 12000, 16800, 21600])
     }
 
+    @Test("a loop count plays the pattern that many times, then the player completes")
+    func loopCount() throws {
+        let completed = DispatchSemaphore(value: 0)
+        let x = try capture(seconds: 0.6) { engine, _ in
+            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [
+                HapticEvent(.transient, at: 0, duration: 0.1, parameters: [.init(.hapticIntensity, 1), .init(.hapticSharpness, 1)])]))
+            player.loopCount = 3
+            player.loopEnabled = true
+            player.completionHandler = { _ in completed.signal() }
+            try player.start(atTime: 0.05)
+            keep(player)
+        }
+        #expect(Signal.onsets(x, gap: 48) == [2400, 7200, 12000])
+        #expect(completed.wait(timeout: .now() + 2) == .success)
+    }
+
     @Test("playback rate 2 plays the pattern's times twice as fast")
     func playbackRate() throws {
         let x = try capture(seconds: 0.5) { engine, _ in
@@ -197,6 +213,37 @@ struct HapticEngineTests {
         #expect(throws: HapticError.engineNotRunning) { try player.start() }
     }
 
+    @Test("starting again after a lost device re-opens the output and calls the reset handler")
+    func resetAfterDeviceLoss() throws {
+        let outputs = Mutex<[ManualOutput]>([])
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
+            let output = ManualOutput()
+            outputs.withLock { $0.append(output) }
+            return output
+        }
+        let stopped = DispatchSemaphore(value: 0)
+        let reset = DispatchSemaphore(value: 0)
+        engine.stoppedHandler = { _ in stopped.signal() }
+        engine.resetHandler = { reset.signal() }
+        try engine.start()
+        let first = try #require(outputs.withLock { $0.first })
+        first.failAfterFrames = 1024
+        first.release()
+        #expect(stopped.wait(timeout: .now() + 5) == .success)
+        #expect(reset.wait(timeout: .now() + 0.2) == .timedOut, "no reset before the engine restarts")
+        try engine.start()
+        #expect(reset.wait(timeout: .now() + 5) == .success)
+        #expect(outputs.withLock { $0.count } == 2, "a new output was opened")
+        let player = try engine.makePlayer(with: HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)]))
+        try player.start()
+        let second = try #require(outputs.withLock { $0.last })
+        second.advance(frames: 4096)
+        #expect(second.waitUntilWritten(frames: 4096))
+        #expect(second.samples.contains { $0 != 0 }, "the restarted engine plays")
+        second.release()
+        engine.stop()
+    }
+
     @Test("with auto-shutdown, an idle engine stops and a player start restarts it")
     func autoShutdown() throws {
         let output = ManualOutput()
@@ -235,6 +282,55 @@ struct HapticEngineTests {
         #expect(sounding < fadeStart + 480, "sound until \(sounding), fade from \(fadeStart)")
         #expect(Signal.peak(x, (fadeStart - 400)..<(fadeStart - 80)) > 0.99, "full level until the stop")
         #expect(Signal.maximumStep(x) < 0.045)
+    }
+
+    @Test("a released engine leaves no thread or loop behind, whether it was running or stopped")
+    func releaseCleansUp() throws {
+        for stopFirst in [true, false] {
+            weak var loop: RenderLoop?
+            do {
+                let (engine, output) = try makeManualEngine()
+                loop = engine.renderLoopIfCreated
+                output.release()
+                if stopFirst {
+                    engine.stop()
+                    // Let the notification thread take the stop's own wake-up and wait again,
+                    // so only the release can wake it.
+                    usleep(100_000)
+                }
+            }
+            let deadline = Date().addingTimeInterval(3)
+            while loop != nil && Date() < deadline { usleep(5000) }
+            #expect(loop == nil, "the render loop outlived its engine (stopped first: \(stopFirst))")
+        }
+    }
+
+    @Test("stopping the engine stops its players: they complete, and do not resume on restart")
+    func stopEndsPlayers() throws {
+        let outputs = Mutex<[ManualOutput]>([])
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
+            let output = ManualOutput()
+            outputs.withLock { $0.append(output) }
+            return output
+        }
+        try engine.start()
+        let completed = DispatchSemaphore(value: 0)
+        let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 10, intensity: 1, sharpness: 1)]))
+        player.completionHandler = { _ in completed.signal() }
+        try player.start()
+        let first = try #require(outputs.withLock { $0.first })
+        first.advance(frames: 4096)
+        #expect(first.waitUntilWritten(frames: 4096))
+        first.release()
+        engine.stop()
+        #expect(completed.wait(timeout: .now() + 5) == .success, "the player completed when the engine stopped")
+        try engine.start()
+        let second = try #require(outputs.withLock { $0.last })
+        second.advance(frames: 9728)
+        #expect(second.waitUntilWritten(frames: 9728))
+        #expect(second.samples.prefix(9728).allSatisfy { $0 == 0 }, "nothing resumed after the restart")
+        second.release()
+        engine.stop()
     }
 
     @Test("bad requests fail clearly")

@@ -43,9 +43,11 @@ final class ManualOutput: AudioOutput, @unchecked Sendable {
     func stop() { condition.withLock { stopped = true; condition.broadcast() } }
     func close() { condition.withLock { closed = true; condition.broadcast() } }
 
-    /// Lets `frames` more frames through.
+    /// Lets `frames` more frames through, rounded up to whole periods: the audio thread
+    /// writes a period at a time, so a partial one would never be taken.
     func advance(frames: Int) {
-        condition.withLock { allowed += frames; condition.broadcast() }
+        let whole = (frames + periodFrames - 1) / periodFrames * periodFrames
+        condition.withLock { allowed += whole; condition.broadcast() }
     }
 
     /// Lets everything through from now on (before stopping the engine).

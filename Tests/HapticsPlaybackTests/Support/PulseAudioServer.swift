@@ -9,9 +9,9 @@ import Testing
 /// another test run's server. It runs as root too: pulseaudio only warns about that in user mode.
 ///
 /// Use ``withServer(sampleRate:channelCount:_:)``: it serialises users across the whole test
-/// process (the ALSA plugin finds the server through the process-wide `PULSE_SERVER`), runs
-/// the body on a thread of its own (the body blocks on device writes) and always stops the
-/// server. A test whose machine cannot run pulseaudio is cancelled (reported as skipped) with
+/// process (the ALSA plugin finds the server through the process-wide `PULSE_SERVER`, set once
+/// to this process's socket), runs the body on a thread of its own (the body blocks on device
+/// writes) and always stops the server. A test whose machine cannot run pulseaudio is cancelled (reported as skipped) with
 /// the reason.
 final class PulseAudioServer: @unchecked Sendable {
     struct Unavailable: Error, CustomStringConvertible {
@@ -22,13 +22,13 @@ final class PulseAudioServer: @unchecked Sendable {
     let sampleRate: Int
     let channelCount: Int
     let directory: URL
-    /// What `PULSE_SERVER` is set to while the body runs.
-    var serverAddress: String { "unix:" + directory.appendingPathComponent("native").path }
+    /// Where this process's servers listen, one at a time: `PULSE_SERVER` points here.
+    var serverAddress: String { Self.serverAddress }
 
-    private let daemon: Process
+    private var daemon: ChildProcess?
 
-    /// Starts a server, sets `PULSE_SERVER` for this process, runs `body` on a dedicated thread,
-    /// then unsets it and stops the server. Cancels the current test when no server can start.
+    /// Starts a server, runs `body` on a dedicated thread, then stops the server. Cancels the
+    /// current test when no server can start.
     static func withServer<Result: Sendable>(
         sampleRate: Int = 48_000, channelCount: Int = 2,
         _ body: @escaping @Sendable (PulseAudioServer) throws -> Result
@@ -43,11 +43,7 @@ final class PulseAudioServer: @unchecked Sendable {
                 } catch {
                     return .failure(error)
                 }
-                setenv("PULSE_SERVER", server.serverAddress, 1)
-                defer {
-                    unsetenv("PULSE_SERVER")
-                    server.stop()
-                }
+                defer { server.stop() }
                 return Swift.Result { try body(server) }
             }
         } catch {
@@ -63,6 +59,16 @@ final class PulseAudioServer: @unchecked Sendable {
 
     private static let processWideLock = AsyncLock()
 
+    /// One directory, socket and `PULSE_SERVER` value for the whole test process, so the
+    /// environment is written once (`setenv` racing `getenv` in other threads is unsafe) and
+    /// never points at another process's server.
+    private static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-\(getpid())")
+    private static let serverAddress: String = {
+        let address = "unix:" + directory.appendingPathComponent("native").path
+        setenv("PULSE_SERVER", address, 1)
+        return address
+    }()
+
     private init(sampleRate: Int, channelCount: Int) throws {
         guard let pulseaudio = Self.executable("pulseaudio") else {
             throw Unavailable(description: "pulseaudio is not installed (Debian: pulseaudio)")
@@ -72,22 +78,19 @@ final class PulseAudioServer: @unchecked Sendable {
         }
         self.sampleRate = sampleRate
         self.channelCount = channelCount
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-\(UUID().uuidString.prefix(8))")
+        directory = Self.directory
+        _ = Self.serverAddress
+        // Left behind by a crashed run whose process id this one inherited.
+        try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
 
-        daemon = Process()
-        daemon.executableURL = pulseaudio
-        daemon.arguments = [
-            "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-            "--log-target=stderr",
-            "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le",
-            "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
-        ]
-        daemon.environment = environment
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = try Self.logFile(directory.appendingPathComponent("pulseaudio.log"))
         do {
-            try daemon.run()
+            daemon = try ChildProcess(pulseaudio, [
+                "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
+                "--log-target=stderr",
+                "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le norewinds=1",
+                "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
+            ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"), diesWithParent: true)
         } catch {
             throw Unavailable(description: "cannot run pulseaudio: \(error)")
         }
@@ -111,7 +114,7 @@ final class PulseAudioServer: @unchecked Sendable {
     private func waitUntilReady() throws {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            guard daemon.isRunning else {
+            guard daemon?.isRunning == true else {
                 throw Unavailable(description: "pulseaudio exited at start: \(logTail())")
             }
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("native").path), (try? run("pactl", ["info"])) == 0 {
@@ -129,10 +132,8 @@ final class PulseAudioServer: @unchecked Sendable {
     }
 
     func stop() {
-        if daemon.isRunning {
-            daemon.terminate()
-            daemon.waitUntilExit()
-        }
+        daemon?.terminate()
+        daemon = nil
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -141,19 +142,14 @@ final class PulseAudioServer: @unchecked Sendable {
         return log.split(separator: "\n").suffix(3).joined(separator: " | ")
     }
 
-    /// Runs a PulseAudio tool against this server and returns its exit status.
+    /// Runs a PulseAudio tool against this server and returns its exit status (nil if it
+    /// hung for 10 s and was killed).
     @discardableResult
-    func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
+    func run(_ tool: String, _ arguments: [String]) throws -> Int32? {
         guard let url = Self.executable(tool) else { throw Unavailable(description: "\(tool) is not installed") }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = try ChildProcess(url, arguments, environment: environment)
+        defer { process.terminate() }
+        return process.wait(timeout: 10)
     }
 
     static func executable(_ name: String) -> URL? {
@@ -163,42 +159,35 @@ final class PulseAudioServer: @unchecked Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func logFile(_ url: URL) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw Unavailable(description: "cannot create \(url.path)")
-        }
-        return try FileHandle(forWritingTo: url)
-    }
 }
 
 /// `parec` recording a null sink's monitor to a raw Float32 file.
 final class MonitorRecording {
+    /// Not a reason to skip: the server runs, so recording from it should work.
+    struct RecordingFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
     let file: URL
     let channelCount: Int
-    private let process: Process
+    private let process: ChildProcess
 
     fileprivate init(server: PulseAudioServer) throws {
         file = server.directory.appendingPathComponent("monitor-\(UUID().uuidString.prefix(8)).raw")
         channelCount = server.channelCount
         guard let parec = PulseAudioServer.executable("parec") else {
-            throw PulseAudioServer.Unavailable(description: "parec is not installed")
+            throw RecordingFailed(description: "parec is not installed")
         }
-        process = Process()
-        process.executableURL = parec
-        process.arguments = [
+        process = try ChildProcess(parec, [
             "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
             "--rate=\(server.sampleRate)", "--channels=\(server.channelCount)", "--latency-msec=10",
-        ]
-        process.environment = server.environment
-        process.standardOutput = try PulseAudioServer.logFile(file)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        ], environment: server.environment, standardOutput: file, diesWithParent: true)
 
         // The null sink renders silence while idle, so data flows as soon as parec is connected.
         let deadline = Date().addingTimeInterval(10)
         while (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 == 0 {
             guard process.isRunning, Date() < deadline else {
-                throw PulseAudioServer.Unavailable(description: "parec recorded nothing within 10 s")
+                throw RecordingFailed(description: "parec recorded nothing within 10 s")
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
@@ -206,10 +195,8 @@ final class MonitorRecording {
 
     /// Stops recording and returns the interleaved samples.
     func stop() throws -> [Float] {
-        if process.isRunning {
-            process.interrupt()
-            process.waitUntilExit()
-        }
+        process.send(SIGINT)
+        if process.wait(timeout: 5) == nil { process.terminate() }
         let bytes = try Data(contentsOf: file)
         return bytes.withUnsafeBytes { raw in
             stride(from: 0, to: raw.count - 3, by: 4).map { Float(bitPattern: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self).littleEndian) }

@@ -1,38 +1,38 @@
 import Foundation
 
-/// Measurements on rendered samples, for tests. Ranges are in samples.
-enum Signal {
+/// Measurements on rendered or captured samples, for tests. Ranges are in samples.
+public enum Signal {
     /// Index of the first sample at or after `from` whose magnitude exceeds `threshold`.
-    static func firstNonZero(_ x: [Float], from: Int = 0, threshold: Float = 0) -> Int? {
+    public static func firstNonZero(_ x: [Float], from: Int = 0, threshold: Float = 0) -> Int? {
         (from..<x.count).first { abs(x[$0]) > threshold }
     }
 
     /// Index of the last sample whose magnitude exceeds `threshold`.
-    static func lastNonZero(_ x: [Float], threshold: Float = 0) -> Int? {
+    public static func lastNonZero(_ x: [Float], threshold: Float = 0) -> Int? {
         x.indices.last { abs(x[$0]) > threshold }
     }
 
     /// Root mean square over a range.
-    static func rms(_ x: [Float], _ range: Range<Int>) -> Double {
+    public static func rms(_ x: [Float], _ range: Range<Int>) -> Double {
         let sum = range.reduce(0.0) { $0 + Double(x[$1]) * Double(x[$1]) }
         return (sum / Double(range.count)).squareRoot()
     }
 
     /// Amplitude of a sine of known frequency around a time: √2 × RMS over one period centred
     /// there, which for a linearly changing amplitude equals the amplitude at the centre.
-    static func amplitude(_ x: [Float], at seconds: Double, frequency: Double, sampleRate: Double) -> Double {
+    public static func amplitude(_ x: [Float], at seconds: Double, frequency: Double, sampleRate: Double) -> Double {
         let period = Int((sampleRate / frequency).rounded())
         let centre = Int((seconds * sampleRate).rounded())
         return rms(x, (centre - period / 2)..<(centre - period / 2 + period)) * 2.0.squareRoot()
     }
 
     /// Largest magnitude over a range.
-    static func peak(_ x: [Float], _ range: Range<Int>) -> Float {
+    public static func peak(_ x: [Float], _ range: Range<Int>) -> Float {
         range.reduce(0) { max($0, abs(x[$1])) }
     }
 
     /// Frequency from upward zero crossings over a range, interpolated to sub-sample accuracy.
-    static func frequency(_ x: [Float], _ range: Range<Int>, sampleRate: Double) -> Double {
+    public static func frequency(_ x: [Float], _ range: Range<Int>, sampleRate: Double) -> Double {
         var crossings: [Double] = []
         for i in range.dropFirst() where x[i - 1] < 0 && x[i] >= 0 {
             let fraction = Double(-x[i - 1]) / Double(x[i] - x[i - 1])
@@ -43,12 +43,12 @@ enum Signal {
     }
 
     /// Largest absolute difference between neighbouring samples.
-    static func maximumStep(_ x: [Float]) -> Float {
+    public static func maximumStep(_ x: [Float]) -> Float {
         zip(x, x.dropFirst()).reduce(0) { max($0, abs($1.1 - $1.0)) }
     }
 
     /// Onsets: starts of runs of non-zero samples separated by at least `gap` zero samples.
-    static func onsets(_ x: [Float], gap: Int) -> [Int] {
+    public static func onsets(_ x: [Float], gap: Int) -> [Int] {
         var result: [Int] = []
         var zeros = gap
         for i in x.indices {
