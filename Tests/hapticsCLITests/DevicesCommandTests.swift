@@ -22,8 +22,12 @@ struct DevicesCommandTests {
 
     @Test("devices prints every audio output the JSON lists, one a line, and both sections")
     func text() async throws {
-        let text = try await HapticsProcess.run(["devices"], timeout: .seconds(30))
-        let json = try await HapticsProcess.run(["devices", "--json"], timeout: .seconds(30))
+        // The PulseAudio tests start servers in this process (PULSE_SERVER), which would make
+        // `default` come and go between the two runs: point both at no server.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = "unix:/nonexistent/haptics-no-server"
+        let text = try await HapticsProcess.run(["devices"], environment: environment, timeout: .seconds(30))
+        let json = try await HapticsProcess.run(["devices", "--json"], environment: environment, timeout: .seconds(30))
         #expect(text.status == 0)
         #expect(text.errorOutput.isEmpty)
         #expect(text.outputLines.first == "Audio outputs (ALSA; pass a name to --device):")

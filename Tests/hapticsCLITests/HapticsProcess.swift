@@ -50,6 +50,7 @@ enum HapticsProcess {
         _ arguments: [String],
         stdin: Data = Data(),
         in directory: URL? = nil,
+        environment: [String: String]? = nil,
         timeout: Duration = .seconds(120),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> ProcessResult {
@@ -77,6 +78,7 @@ enum HapticsProcess {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
