@@ -30,6 +30,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     public let bufferFrames: Int
     /// The sample format the device accepted, for information.
     public let negotiatedFormat: ALSASampleFormat
+    /// False for alsa-lib's `null` and `file` plugins, which take samples as fast as they come.
+    public let isPaced: Bool
 
     /// Underruns, suspends and lost states recovered from since opening (for diagnostics).
     public var recoveryCount: Int { recoveries.load(ordering: .relaxed) }
@@ -107,6 +109,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         self.periodFrames = configuration.periodFrames
         self.bufferFrames = configuration.bufferFrames
         self.negotiatedFormat = configuration.format
+        let type = snd_pcm_type(pcm)
+        self.isPaced = type != SND_PCM_TYPE_NULL && type != SND_PCM_TYPE_FILE
         self.frameBytes = configuration.format.bytesPerSample * channelCount
         self.scratchFrames = max(1, configuration.periodFrames)
         self.floatScratch = .allocate(capacity: scratchFrames * channelCount)

@@ -1,3 +1,4 @@
+import HapticsRender
 /// The arithmetic between the engine's Float32 samples and what an ALSA device is sent.
 ///
 /// Kept apart from ``ALSAOutput`` so that an offline renderer can produce exactly what a
@@ -9,9 +10,8 @@ public enum ALSASampleConversion {
     /// rounded up) and −0.5 → −16384.
     @inline(__always)
     public static func s16(_ sample: Float) -> Int16 {
-        if sample.isNaN { return 0 }
-        let clipped = min(max(sample, -1), 1)
-        return Int16((clipped * 32767).rounded(.toNearestOrAwayFromZero))
+        // The renderer's definition, so a 16-bit device and a 16-bit file agree to the bit.
+        int16Sample(sample)
     }
 
     /// Copies `frames` interleaved frames, applying `fade` frame by frame.

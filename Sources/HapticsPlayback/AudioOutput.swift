@@ -33,9 +33,19 @@ public protocol AudioOutput: AnyObject, Sendable {
     /// Stops at once, discarding queued audio; later writes start playback afresh. Idempotent.
     func stop()
 
+    /// Whether writes are paced by a real clock (a sound card, a sound server). `null` and
+    /// `file:` devices take samples as fast as they come; the engine does not give its audio
+    /// thread real-time priority for those, since it would spin a core at that priority.
+    var isPaced: Bool { get }
+
     /// Closes the device; later writes fail with ``AudioOutputError/deviceLost(device:reason:)``.
     /// Idempotent.
     func close()
+}
+
+extension AudioOutput {
+    /// Outputs are paced unless they say otherwise.
+    public var isPaced: Bool { true }
 }
 
 /// Why an audio output could not open or stopped working.

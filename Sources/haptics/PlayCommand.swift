@@ -120,7 +120,7 @@ struct PlayCommand: ParsableCommand {
         writeStandardError("haptics: no audio output to play on (\(reason)).")
         writeStandardOutput("""
         Rendered \(loaded.name) for the '\(profile.name)' profile instead: \(path)
-          \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) events
+          \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
         \(Sparkline.envelope(of: loaded.pattern, profile: profile))
         Choose a device with --device (see `haptics devices`), or play the file on a machine with an actuator.
 

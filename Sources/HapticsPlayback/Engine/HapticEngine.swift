@@ -319,7 +319,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// The audio thread: render a period, write it, publish the clock; until faded out or
     /// the device fails. Returns the device's error, if any.
     private static func runAudioThread(loop: RenderLoop, output: any AudioOutput, clock: EngineClock) -> AudioOutputError? {
-        RealtimePriority.raiseCurrentThread(name: "haptics-audio")
+        RealtimePriority.raiseCurrentThread(name: "haptics-audio", realtime: output.isPaced)
         let block = loop.blockFrames
         let startedAt = EngineClock.now()
         let startFrame = loop.frame
