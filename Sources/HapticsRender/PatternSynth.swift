@@ -85,6 +85,7 @@ package final class PatternSynth {
 
     /// Moves to `time` (the start when 0): sounding voices fade out over 2 ms, events before
     /// `time` are skipped, continuous events in progress at `time` resume mid-envelope.
+    /// While paused only the position moves; what is in progress there starts on resume.
     package func seek(to time: Double) {
         fadeOutVoices()
         anchorFrame = frame
@@ -93,7 +94,7 @@ package final class PatternSynth {
         let events = pattern.events
         while nextEvent < events.count && events[nextEvent].time < anchorTime {
             let event = events[nextEvent]
-            if !event.isTransient {
+            if !event.isTransient && !isPaused {
                 let envelope = envelopeForEvent(event)
                 if event.time + envelope.end > anchorTime {
                     startContinuous(event, envelope: envelope, offset: 0, elapsed: anchorTime - event.time)
@@ -104,20 +105,28 @@ package final class PatternSynth {
     }
 
     /// Changes how fast pattern time runs (> 0), from the next frame on.
+    /// Rates are held to 1/1000…1000: beyond them pattern seconds convert to frame counts
+    /// that overflow `Int` (a trap on the audio thread), and no haptic use needs them.
     package func setRate(_ newRate: Double) {
         guard newRate > 0, newRate.isFinite else { return }
         anchorTime = patternTime
         anchorFrame = frame
-        rate = newRate
+        rate = min(max(newRate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
     }
 
+    /// The playback rates a synth runs at.
+    package static let rateRange = 0.001...1000.0
+
     /// Holds pattern time (sounding voices fade out) or lets it run again.
+    /// Pausing fades every voice out, so resuming must start again the continuous events in
+    /// progress at the paused time (mid-envelope, ramping up over a control tick); transients
+    /// before it have played.
     package func setPaused(_ paused: Bool) {
         guard paused != isPaused else { return }
         anchorTime = patternTime
         anchorFrame = frame
         isPaused = paused
-        if paused { fadeOutVoices() }
+        if paused { fadeOutVoices() } else { seek(to: anchorTime) }
     }
 
     /// Fades every sounding voice out over 2 ms.

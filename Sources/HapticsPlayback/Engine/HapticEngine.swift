@@ -468,7 +468,9 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// The render frame for an engine time; in the past or 0 means now.
     func frame(for time: TimeInterval) throws(HapticError) -> Int {
-        guard time.isFinite, time >= 0 else { throw .invalidTime }
+        // Past 2^52 frames (thousands of years) a time no longer converts to a frame, and
+        // converting it would trap: refuse it like any other invalid time.
+        guard time.isFinite, time >= 0, time * Double(sampleRate) < 0x1p52 else { throw .invalidTime }
         return time == 0 ? EngineCommand.now : Int((time * Double(sampleRate)).rounded())
     }
 

@@ -123,6 +123,7 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
     }
 
     /// How fast pattern time runs (> 0): 2 plays twice as fast. Frequencies do not change.
+    /// The engine plays rates between 1/1000 and 1000 (others are held to that range).
     public var playbackRate: Double {
         get { settings.withLock { $0.rate } }
         set {

@@ -214,8 +214,10 @@ final class RenderLoop: @unchecked Sendable {
         case .start(let offset, let run):
             guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
             synth.runtimeControls.removeAll()
-            synth.setPaused(false)
+            // Seek first: a paused synth only moves, and unpausing then starts what is in
+            // progress at `offset` (unpausing first would sound the old position for 2 ms).
             synth.seek(to: offset)
+            synth.setPaused(false)
             slots[index].state = .playing
             slots[index].run = run
             slots[index].wrapsLeft = slots[index].loopCount - 1
@@ -237,11 +239,8 @@ final class RenderLoop: @unchecked Sendable {
             synth.setPaused(false)
             slots[index].state = .playing
         case .seek(let offset):
-            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            let wasPaused = synth.isPaused
-            synth.setPaused(false)
-            synth.seek(to: offset)
-            if wasPaused { synth.setPaused(true) }
+            // A paused synth only moves (no sound until resume).
+            slots[index].synth?.takeUnretainedValue().seek(to: offset)
         case .setRate(let rate):
             slots[index].synth?.takeUnretainedValue().setRate(rate)
         case .setLoop(let enabled, let end, let count):
@@ -283,15 +282,23 @@ final class RenderLoop: @unchecked Sendable {
             guard slots[index].state != .idle, let unmanaged = slots[index].synth else { continue }
             let synth = unmanaged.takeUnretainedValue()
             var done = 0
+            var wraps = false
             while done < frames {
                 var count = frames - done
                 // Loop boundaries fall on their exact frame.
-                var wraps = false
+                let justWrapped = wraps
+                wraps = false
                 let looping = slots[index].loopEnabled && (slots[index].loopCount == 0 || slots[index].wrapsLeft > 0)
                 if looping && slots[index].state == .playing {
                     let end = slots[index].loopEnd > 0 ? slots[index].loopEnd : synth.naturalLoopEnd
-                    let untilEnd = Int(((end - synth.patternTime) * sampleRate / synth.rate).rounded())
-                    if untilEnd <= count { count = max(0, untilEnd); wraps = true }
+                    // In Double: far past the end (a seek) the frame count overflows Int.
+                    let untilEnd = ((end - synth.patternTime) * sampleRate / synth.rate).rounded()
+                    if untilEnd <= Double(count) {
+                        // A loop shorter than a frame (tiny loop end, high rate) still plays a
+                        // frame per wrap, or this loop would wrap forever without advancing.
+                        count = max(justWrapped ? 1 : 0, Int(max(0, untilEnd)))
+                        wraps = true
+                    }
                 }
                 if count > 0 { mixSynth(synth, slot: index, into: destination + done, frames: count) }
                 done += count

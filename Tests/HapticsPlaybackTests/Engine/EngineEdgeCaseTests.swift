@@ -1,0 +1,106 @@
+import Foundation
+import HapticsCore
+import HapticsRender
+import Synchronization
+import HapticsTestSupport
+import Testing
+@testable import HapticsPlayback
+
+/// Edge cases of the engine's scheduling and lifecycle: extreme inputs, pause and seek
+/// mid-event, cancel, stop under load, restarts. Measured on the samples the engine writes.
+@Suite("Engine edge cases")
+struct EngineEdgeCaseTests {
+    let rate = 48_000.0
+
+    /// Runs `body` on a started engine, lets `seconds` of output through, returns the samples
+    /// (nil when the audio thread stopped writing).
+    func capture(seconds: Double, timeout: TimeInterval = 10, _ body: (HapticEngine, ManualOutput) throws -> Void) throws -> [Float]? {
+        let (engine, output) = try makeManualEngine()
+        try body(engine, output)
+        let frames = Int(seconds * rate)
+        output.advance(frames: frames)
+        let wrote = output.waitUntilWritten(frames: frames, timeout: timeout)
+        output.release()
+        engine.stop()
+        return wrote ? Array(output.samples.prefix(frames)) : nil
+    }
+
+    static let tap = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)])
+
+    @Test("a start time too far away to count in frames is refused, not a crash")
+    func hugeTimes() throws {
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in ManualOutput() }
+        let player = try engine.makePlayer(with: Self.tap)
+        #expect(throws: HapticError.invalidTime) { try player.start(atTime: 1e300) }
+        #expect(throws: HapticError.invalidTime) { try player.stop(atTime: 1e19) }
+        #expect(throws: HapticError.invalidTime) {
+            try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 1e300)], atTime: 1)
+        }
+    }
+
+    @Test("a loop shorter than a frame at a high playback rate still lets the audio thread run")
+    func tinyLoopAtHighRate() throws {
+        let x = try capture(seconds: 0.2, timeout: 3) { _, _ in }
+        #expect(x != nil)
+        let y = try capture(seconds: 0.2, timeout: 3) { engine, _ in
+            let player = try engine.makeAdvancedPlayer(with: Self.tap)
+            player.loopEnd = 0.001
+            player.loopEnabled = true
+            player.playbackRate = 100
+            try player.start()
+            keep(player)
+        }
+        #expect(y != nil, "the audio thread stopped writing: a loop wrapped without advancing")
+    }
+
+    @Test("extreme playback rates and seeks far past the end neither crash nor hang")
+    func extremeRateAndSeek() throws {
+        let x = try capture(seconds: 0.2, timeout: 3) { engine, _ in
+            let slow = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.transient(at: 1, intensity: 1, sharpness: 1)]))
+            slow.loopEnabled = true
+            slow.playbackRate = 1e-300
+            try slow.start()
+            keep(slow)
+            let far = try engine.makeAdvancedPlayer(with: Self.tap)
+            far.loopEnabled = true
+            try far.start()
+            try far.seek(toOffset: 1e300)
+            keep(far)
+        }
+        #expect(x != nil, "the audio thread stopped writing")
+    }
+
+    @Test("resume continues a continuous event that was sounding when paused")
+    func resumeMidContinuous() throws {
+        let x = try #require(try capture(seconds: 1.2) { engine, _ in
+            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5)]))
+            try player.start(atTime: 0.1)
+            try player.pause(atTime: 0.3)
+            try player.resume(atTime: 0.5)
+            keep(player)
+        })
+        #expect(Signal.peak(x, Int(0.2 * rate)..<Int(0.29 * rate)) > 0.9, "plays before the pause")
+        #expect(Signal.peak(x, Int(0.31 * rate)..<Int(0.49 * rate)) == 0, "silent while paused")
+        // 0.2 s played before the pause, 0.8 s left: sounds from 0.5 to 1.3.
+        #expect(Signal.peak(x, Int(0.52 * rate)..<Int(1.15 * rate)) > 0.9, "continues after resume")
+        #expect(Signal.maximumStep(x) < 0.045, "no click at pause or resume")
+    }
+
+    @Test("seeking a paused player stays silent until it resumes, then plays from the new offset")
+    func seekWhilePaused() throws {
+        let x = try #require(try capture(seconds: 1.0) { engine, output in
+            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [
+                .continuous(at: 0.5, duration: 1, intensity: 1, sharpness: 0.5)]))
+            try player.start(atTime: 0.05)
+            try player.pause(atTime: 0.1)
+            keep(player)
+            // Seek (a "now" command) once the pause has applied.
+            output.advance(frames: Int(0.2 * rate))
+            output.waitUntilWritten(frames: Int(0.2 * rate))
+            try player.seek(toOffset: 0.8)
+            try player.resume(atTime: 0.6)
+        })
+        #expect(Signal.peak(x, 0..<Int(0.6 * rate)) == 0, "nothing sounds while paused, seek included")
+        #expect(Signal.peak(x, Int(0.62 * rate)..<Int(0.95 * rate)) > 0.9, "the event plays from its middle after resume")
+    }
+}
