@@ -33,8 +33,6 @@ struct EngineCommand {
         case control(HapticControl, RuntimeControls.Element)
         /// Engine-wide mute (`slot` unused).
         case muteEngine(Bool)
-        /// Fade the whole output out and stop the audio thread (`slot` unused).
-        case fadeOutAndStop
     }
 }
 

@@ -94,6 +94,9 @@ public final class HapticEngine: @unchecked Sendable {
     private let state = Locked(State())
     /// Serialises producers of the command queue (the audio thread never takes it).
     private let producerLock = Mutex(())
+    /// Serialises ``start()`` and ``stop()`` (held while the output opens or drains; never
+    /// taken by the audio thread, nor while a handler runs).
+    private let lifecycle = NSLock()
     private var notifier: Thread?
 
     /// Creates an engine for an ALSA device. Nothing opens until ``start()``.
@@ -142,12 +145,13 @@ public final class HapticEngine: @unchecked Sendable {
             (s.audioThread, s.audioThreadDone, s.output, s.running, s.stoppedHandler)
         }
         if let loop = state.withLock({ $0.loop }), thread != nil {
-            _ = loop.commands.push(EngineCommand(frame: EngineCommand.now, slot: -1, action: .fadeOutAndStop))
+            loop.requestFadeOutAndStop()
             if done?.wait(timeout: .now() + 0.5) == .timedOut {
                 output?.interrupt()
                 _ = done?.wait(timeout: .now() + 0.5)
             }
-            loop.post(.ended)
+            // No `.ended` from here: the audio thread posts its own, and the events queue
+            // takes one producer (the notification thread, seeing the engine gone, ignores it).
         }
         output?.close()
         if wasRunning { handler?(.engineDestroyed) }
@@ -239,6 +243,11 @@ public final class HapticEngine: @unchecked Sendable {
     /// - Throws: ``HapticError/output(_:)`` naming the device when it is missing, busy or
     ///   cannot play the profile's format.
     public func start() throws(HapticError) {
+        // One start or stop at a time: two racing starts would each open the device and run
+        // an audio thread on the same render loop, and a start during a stop's fade-out would
+        // re-arm the loop under the thread that is ending.
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
         if state.withLock({ $0.running }) { return }
         let opened: OpenSink
         switch sink {
@@ -297,12 +306,14 @@ public final class HapticEngine: @unchecked Sendable {
     /// stops the audio thread. Every player stops (completion handlers are called); players
     /// stay valid, so start the engine again and start them to play again.
     public func stop() {
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
         guard let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
             guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }
             s.running = false
             return (loop, done, output)
         }) else { return }
-        _ = loop.commands.push(EngineCommand(frame: EngineCommand.now, slot: -1, action: .fadeOutAndStop))
+        loop.requestFadeOutAndStop()
         if done.wait(timeout: .now() + 1) == .timedOut {
             // A device that stopped taking samples: unblock the write and give up on draining.
             output.interrupt()

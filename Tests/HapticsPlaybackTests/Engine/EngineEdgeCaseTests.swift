@@ -103,4 +103,67 @@ struct EngineEdgeCaseTests {
         #expect(Signal.peak(x, 0..<Int(0.6 * rate)) == 0, "nothing sounds while paused, seek included")
         #expect(Signal.peak(x, Int(0.62 * rate)..<Int(0.95 * rate)) > 0.9, "the event plays from its middle after resume")
     }
+
+    @Test("start right after cancel plays: cancel drops only the commands sent before it")
+    func cancelThenStart() throws {
+        let x = try #require(try capture(seconds: 0.6) { engine, output in
+            let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5)]))
+            try player.start()
+            keep(player)
+            output.advance(frames: Int(0.1 * rate))
+            output.waitUntilWritten(frames: Int(0.1 * rate))
+            // Both land in the same block.
+            try player.cancel()
+            try player.start()
+        })
+        #expect(Signal.peak(x, Int(0.2 * rate)..<Int(0.55 * rate)) > 0.9, "the restarted player plays")
+    }
+
+    @Test("the engine stops at once even when a thousand commands wait for future frames")
+    func stopWithFullPendingList() throws {
+        let (engine, output) = try makeManualEngine()
+        let lost = Mutex(false)
+        engine.stoppedHandler = { _ in lost.withLock { $0 = true } }
+        let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1, sharpness: 0.5)]))
+        try player.start()
+        keep(player)
+        for i in 0..<(RenderLoop.pendingCapacity + 100) {
+            try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0.5)], atTime: 100 + Double(i) * 0.001)
+        }
+        output.advance(frames: 4096)
+        output.waitUntilWritten(frames: 4096)
+        let before = output.framesWritten
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { engine.stop(); stopped.signal() }.start()
+        usleep(20_000)
+        output.release()
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
+        // A 5 ms fade after at most a block or two already rendered.
+        #expect(output.framesWritten - before <= 4 * output.periodFrames,
+                "\(output.framesWritten - before) frames written after the stop")
+        #expect(!lost.withLock { $0 }, "a requested stop reported a stop of its own")
+    }
+
+    @Test("start from many threads at once opens one output and one audio thread")
+    func concurrentStart() throws {
+        let outputs = Mutex<[ManualOutput]>([])
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
+            // Slow to open, like a real device: every racing start gets past its check.
+            usleep(50_000)
+            let output = ManualOutput()
+            outputs.withLock { $0.append(output) }
+            return output
+        }
+        let group = DispatchGroup()
+        for _ in 0..<8 {
+            group.enter()
+            Thread { try? engine.start(); group.leave() }.start()
+        }
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        let opened = outputs.withLock { $0 }
+        #expect(opened.count == 1, "\(opened.count) outputs opened")
+        for output in opened { output.release() }
+        engine.stop()
+        #expect(!engine.isRunning)
+    }
 }
