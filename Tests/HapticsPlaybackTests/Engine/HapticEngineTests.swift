@@ -246,13 +246,17 @@ struct HapticEngineTests {
 
     @Test("with auto-shutdown, an idle engine stops and a player start restarts it")
     func autoShutdown() throws {
-        let output = ManualOutput()
-        let engine = HapticEngine(configuration: .init(idleTimeout: .milliseconds(50))) { _, _, _ throws(AudioOutputError) in output }
+        // A new output on each start, as a device would be: the idle stop closes the first,
+        // and a restart writing into it would fail at once and race the check below.
+        let engine = HapticEngine(configuration: .init(idleTimeout: .milliseconds(50))) { _, _, _ throws(AudioOutputError) in
+            let output = ManualOutput()
+            output.release()
+            return output
+        }
         engine.isAutoShutdownEnabled = true
         let stopped = DispatchSemaphore(value: 0)
         engine.stoppedHandler = { reason in if reason == .idleTimeout { stopped.signal() } }
         try engine.start()
-        output.release()
         #expect(stopped.wait(timeout: .now() + 5) == .success)
         #expect(!engine.isRunning)
         // Long enough that the engine cannot go idle again before the check.
