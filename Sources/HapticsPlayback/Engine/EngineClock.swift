@@ -14,6 +14,11 @@ final class EngineClock: Sendable {
     private let pending = Atomic<Int>(0)
     private let stamp = Atomic<Int>(0)
     private let running = Atomic<Bool>(false)
+    /// The latest time any reader was given, as the bits of a non-negative Double (which
+    /// order like the Doubles): a device's delay estimate jumps (a sound server adds its
+    /// latency, the hardware pointer moves by periods, a restart begins with a full buffer),
+    /// and the clock must still never go back, nor below zero.
+    private let latest = Atomic<UInt64>(0)
 
     init(sampleRate: Double) { self.sampleRate = sampleRate }
 
@@ -36,7 +41,23 @@ final class EngineClock: Sendable {
     }
 
     /// Whether the audio thread runs (the clock advances) or the engine is stopped (it holds).
-    func setRunning(_ value: Bool) { running.store(value, ordering: .releasing) }
+    func setRunning(_ value: Bool) {
+        // Everything rendered before a stop counts as heard: a restart continues from there.
+        if !value { _ = monotonic(Double(rendered.load(ordering: .acquiring)) / sampleRate) }
+        running.store(value, ordering: .releasing)
+    }
+
+    /// `candidate`, or the latest time already given if that is later.
+    private func monotonic(_ candidate: Double) -> Double {
+        var seen = latest.load(ordering: .relaxed)
+        let bits = max(0, candidate).bitPattern
+        while bits > seen {
+            let (exchanged, original) = latest.compareExchange(expected: seen, desired: bits, ordering: .relaxed)
+            if exchanged { return Double(bitPattern: bits) }
+            seen = original
+        }
+        return Double(bitPattern: seen)
+    }
 
     /// Seconds on the engine's timeline that are being heard now.
     var time: Double {
@@ -48,9 +69,9 @@ final class EngineClock: Sendable {
             let at = stamp.load(ordering: .relaxed)
             atomicMemoryFence(ordering: .acquiring)
             guard sequence.load(ordering: .relaxed) == s1 else { continue }
-            guard running.load(ordering: .acquiring), at > 0 else { return Double(frames) / sampleRate }
+            guard running.load(ordering: .acquiring), at > 0 else { return monotonic(Double(frames) / sampleRate) }
             let heard = Double(frames - held) + Double(Self.now() - at) * 1e-9 * sampleRate
-            return min(max(heard, Double(frames - held)), Double(frames)) / sampleRate
+            return monotonic(min(max(heard, Double(frames - held)), Double(frames)) / sampleRate)
         }
     }
 
