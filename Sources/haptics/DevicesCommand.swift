@@ -10,7 +10,12 @@ struct DevicesCommand: ParsableCommand {
         Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
         Channel counts, rates and formats are shown for sound-card (hw:) devices that are not \
         in use by another program. Rumble devices are evdev force-feedback devices (gamepads): \
-        pass a path to `haptics play --rumble`.
+        pass a path to `haptics play --rumble`. Gamepads are often readable only by root; \
+        the list says so and shows the udev rule that fixes it.
+
+        Examples:
+          haptics devices
+          haptics devices --json | jq -r '.audio[].name'
         """
     )
 

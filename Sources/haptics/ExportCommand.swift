@@ -35,15 +35,6 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let loaded = try input.load()
         reportWarnings(loaded.diagnostics)
-        let data = AHAPEncoder().encode(loaded.pattern)
-        if output == "-" {
-            FileHandle.standardOutput.write(data)
-            return
-        }
-        do {
-            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw CLIError.invalidInput("\(output): cannot write: \(error.localizedDescription)")
-        }
+        try OutputFile.write(AHAPEncoder().encode(loaded.pattern), to: output)
     }
 }

@@ -12,7 +12,14 @@ struct HapticsCommand: ParsableCommand {
         an .ahap or .json file, or - for standard input.
 
         Exit codes: 0 ok, 1 invalid input, 2 usage error, 69 output device unavailable, \
-        130 interrupted.
+        130 interrupted. Errors are one line on standard error.
+
+        Examples:
+          haptics play success
+          haptics render success -o success.wav --stats
+          haptics validate --strict my.ahap
+          haptics show my.ahap
+          haptics help play
         """,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
@@ -22,8 +29,9 @@ struct HapticsCommand: ParsableCommand {
 
     /// Runs the command; failures become one line on stderr and the exit code of ``CLIError``.
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parseAsRoot(OptionalValues.normalize(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(OptionalValues.normalize(arguments))
             try command.run()
         } catch let error as CLIError {
             FileHandle.standardError.write(Data("haptics: \(error.message)\n".utf8))
@@ -31,9 +39,11 @@ struct HapticsCommand: ParsableCommand {
             // --rumble) keep the contract's 2, like those the parser finds.
             Foundation.exit(error.code == .validationFailure ? 2 : error.code.rawValue)
         } catch {
-            // ArgumentParser exits with EX_USAGE (64) on usage errors; the tool's contract is 2.
+            // ArgumentParser exits with EX_USAGE (64) on usage errors and prints the whole
+            // usage synopsis; the tool's contract is 2 and one line.
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                let line = UsageErrorLine(arguments: arguments, message: message(for: error)).text
+                FileHandle.standardError.write(Data(((line ?? fullMessage(for: error)) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)

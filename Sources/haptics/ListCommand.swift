@@ -10,6 +10,10 @@ struct ListCommand: ParsableCommand {
         discussion: """
         Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy or \
         --flexibility rigid|solid|soft. Names ignore case, - and _ (level-change).
+
+        Examples:
+          haptics list
+          haptics list --json | jq -r '.[].name'
         """
     )
 

@@ -4,11 +4,13 @@ import Haptics
 /// `--profile` and `--gain`, shared by render and play.
 struct ProfileOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Actuator profile: wideband (default), lra, dualsense, shaker, or a JSON file.",
+        "Actuator profile: wideband, lra, dualsense, shaker, or a JSON file (see README).",
         valueName: "name|file"))
     var profile: String = "wideband"
 
-    @Option(help: "Output gain, multiplied with the profile's (0…4).")
+    // Numbers take the next token even when it starts with a dash, so `--gain -1` reports the
+    // range instead of "missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output gain, 0…4, multiplied with the profile's.", valueName: "0…4"))
     var gain: Double = 1
 
     func resolve() throws -> ActuatorProfile {
@@ -27,6 +29,6 @@ func reportWarnings(_ loaded: LoadedPattern) {
     reportWarnings(loaded.diagnostics)
     let audio = loaded.pattern.counts.audioContinuous + loaded.pattern.counts.audioCustom
     if audio > 0 {
-        writeStandardError("note: \(loaded.name): \(audio) audio event\(audio == 1 ? "" : "s") kept in the pattern but not part of the haptic signal")
+        writeStandardError("\(loaded.name): note: \(audio) audio event\(audio == 1 ? "" : "s") kept in the pattern but not part of the haptic signal")
     }
 }

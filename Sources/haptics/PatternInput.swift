@@ -35,6 +35,9 @@ struct PatternInput: ParsableArguments {
             }
         }
         guard let resolved = try preset.resolve(name: pattern) else {
+            if let suggestion = PresetLibrary.suggestion(for: pattern) {
+                throw CLIError.invalidInput("\(pattern): no such file or preset (did you mean '\(suggestion)'? see `haptics list`)")
+            }
             throw CLIError.invalidInput("\(pattern): no such file or preset (see `haptics list`)")
         }
         return LoadedPattern(pattern: resolved, diagnostics: [], name: pattern, baseDirectory: nil)

@@ -15,11 +15,18 @@ struct PlayCommand: ParsableCommand {
         server), the pattern is rendered to a WAV file instead and the command says where it \
         went and why, exiting 0. A --device that is missing or busy exits with 69.
 
+        Presets follow the user's settings (HAPTICS_SETTINGS, HAPTICS_DISABLED, \
+        HAPTICS_INTENSITY; see the README); files play as written.
+
+        Exit status: 0 played (or rendered instead), 1 invalid pattern or profile, 2 usage \
+        error, 69 output device unavailable, 130 interrupted.
+
         Examples:
           haptics play success
           haptics play impact --weight heavy --intensity 0.7
           haptics play heartbeat.ahap --device plughw:CARD=Device,DEV=0 --profile lra
-          haptics play rumble.ahap --device hw:CARD=Controller --profile dualsense --loop 3
+          haptics play rumble.ahap --device hw:CARD=Controller --profile dualsense
+          haptics play success --device null --loop 3 --rate 1.5
           haptics play - < pattern.ahap
           haptics play success --rumble
           haptics play explosion.ahap --rumble /dev/input/event17
@@ -32,13 +39,13 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"))
     var device: String?
 
-    @Option(name: .customLong("latency-ms"), help: ArgumentHelp("Output buffer length in milliseconds.", valueName: "ms"))
+    @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: ArgumentHelp("Output buffer length in milliseconds, 2…2000.", valueName: "ms"))
     var latencyMilliseconds: Int = 20
 
     @Option(help: ArgumentHelp("Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).", valueName: "n"))
     var loop: Int?
 
-    @Option(help: ArgumentHelp("Playback speed: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
     var rate: Double = 1
 
     @Option(help: ArgumentHelp(
@@ -119,7 +126,7 @@ struct PlayCommand: ParsableCommand {
         let s = renderer.statistics
         writeStandardError("haptics: no audio output to play on (\(reason)).")
         writeStandardOutput("""
-        Rendered \(loaded.name) for the '\(profile.name)' profile instead: \(path)
+        Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)
           \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
         \(Sparkline.envelope(of: loaded.pattern, profile: profile))
         Choose a device with --device (see `haptics devices`), or play the file on a machine with an actuator.

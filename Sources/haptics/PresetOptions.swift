@@ -7,13 +7,13 @@ extension HapticFeedback.Flexibility: ExpressibleByArgument {}
 
 /// `--intensity`, `--weight` and `--flexibility`: how a preset is played.
 struct PresetOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Scales a preset's strength, 0…1 (1 plays it as authored).", valueName: "0…1"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Scales a preset's strength, 0…1 (1 plays it as authored).", valueName: "0…1"))
     var intensity: Double?
 
-    @Option(help: ArgumentHelp("An impact's weight, which sets its strength and roundness: light, medium or heavy.", valueName: "weight"))
+    @Option(help: ArgumentHelp("The impact preset's weight, which sets its strength and roundness.", valueName: "weight"))
     var weight: HapticFeedback.Weight?
 
-    @Option(help: ArgumentHelp("An impact's flexibility, which sets its sharpness: rigid, solid or soft.", valueName: "flexibility"))
+    @Option(help: ArgumentHelp("The impact preset's flexibility, which sets its sharpness.", valueName: "flexibility"))
     var flexibility: HapticFeedback.Flexibility?
 
     func validate() throws {
@@ -46,7 +46,7 @@ struct PresetOptions: ParsableArguments {
         }
         let loaded = HapticSettings.load()
         for problem in loaded.problems {
-            let consequence = problem.source == loaded.file ? "; using default settings" : ""
+            let consequence = isSettingsFile(problem.source, loaded.file) ? "; using default settings" : ""
             writeStandardError("haptics: warning: \(problem)\(consequence)")
         }
         let scale = (feedback?.intensity ?? 1) * (intensity ?? 1)
@@ -61,6 +61,13 @@ struct PresetOptions: ParsableArguments {
     /// every other failure of the tool (validate() cannot see the pattern argument).
     private func usageError(_ message: String) -> CLIError {
         CLIError(message: message, code: .validationFailure)
+    }
+
+    /// Whether a problem's source is the settings file, which the library names by its absolute
+    /// path even when `HAPTICS_SETTINGS` gave a relative one.
+    private func isSettingsFile(_ source: String, _ file: String?) -> Bool {
+        guard let file else { return false }
+        return URL(fileURLWithPath: source).standardizedFileURL.path == URL(fileURLWithPath: file).standardizedFileURL.path
     }
 
     /// Only the plain `impact` takes a weight or flexibility; `medium`, `solid`, `heavy` and

@@ -11,16 +11,23 @@ struct RenderCommand: ParsableCommand {
         would send to the device, sample for sample. Audio events are kept in patterns but are \
         not part of the haptic signal.
 
-        Examples:
-          haptics render success -o success.wav
-          haptics render explosion.ahap -o - --format f32 | sox -t wav - -n stat
-          haptics render heartbeat.ahap -o hb.wav --profile lra --sample-rate 96000 --stats
-          haptics render success --rumble -o success.csv
-          haptics render success --rumble --json -o -
-
         With --rumble the output is the dual-motor timeline a gamepad would get: one row every \
         --interval-ms milliseconds, `time_ms,strong,weak` with 16-bit motor levels (strong = \
         heavy low-frequency motor, weak = light high-frequency motor).
+
+        With -o -, only the WAV (or timeline) goes to standard output; --stats and warnings go \
+        to standard error.
+
+        Exit status: 0 written, 1 invalid pattern or profile, or the output cannot be written, \
+        2 usage error.
+
+        Examples:
+          haptics render success -o success.wav
+          haptics render explosion.ahap -o - --format f32 | sox -t wav - -n stat
+          haptics render heartbeat.ahap -o hb.wav --profile lra --stats
+          haptics render success -o success.wav --sample-rate 96000
+          haptics render success --rumble -o success.csv
+          haptics render success --rumble --json -o -
         """
     )
 
@@ -30,13 +37,13 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "file"))
     var output: String
 
-    @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate in Hz (default: the profile's, 48000).", valueName: "hz"))
+    @Option(name: .customLong("sample-rate"), parsing: .unconditional, help: ArgumentHelp("Sample rate in Hz, 8000…192000 (default: the profile's, 48000).", valueName: "hz"))
     var sampleRate: Int?
 
     @Option(help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).")
     var format: SampleFormat = .s16
 
-    @Flag(help: "Print duration, peak, RMS and the clipped-sample count.")
+    @Flag(help: "Print duration, peak, RMS and the clipped-sample count (on standard error when -o is -).")
     var stats = false
 
     @Flag(help: "Write the rumble motor timeline (CSV: time_ms,strong,weak) instead of a WAV.")
@@ -45,7 +52,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "With --rumble, write a JSON array of {time_ms, strong, weak} instead of CSV.")
     var json = false
 
-    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("With --rumble, milliseconds between motor updates.", valueName: "ms"))
+    @Option(name: .customLong("interval-ms"), parsing: .unconditional, help: ArgumentHelp("With --rumble, milliseconds between motor updates, 1…1000.", valueName: "ms"))
     var intervalMilliseconds: Int = 10
 
     func validate() throws {
@@ -75,12 +82,14 @@ struct RenderCommand: ParsableCommand {
         }
         if stats {
             let s = renderer.statistics
-            let text = String(format: "duration %.3f s, %d frames at %d Hz, peak %.4f (%.1f dBFS), RMS %.4f, clipped samples %d",
-                              s.duration, s.frames, s.sampleRate, s.peak, 20 * log10(max(s.peak, 1e-10)), s.rms, s.clippedSamples)
+            // A silent render (muted settings, zero gain) is -inf dBFS, not an invented floor.
+            let level = s.peak > 0 ? String(format: "%.1f", 20 * log10(s.peak)) : "-inf"
+            let text = String(format: "duration %.3f s, %d frames at %d Hz, peak %.4f (", s.duration, s.frames, s.sampleRate, s.peak)
+                + level + String(format: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
             if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
         }
         if renderer.droppedEvents > 0 {
-            writeStandardError("warning: \(renderer.droppedEvents) events overlapped more than the synthesizer's voices and were left out")
+            writeStandardError("haptics: warning: \(renderer.droppedEvents) events overlapped more than the synthesizer's voices and were left out")
         }
     }
 
@@ -94,12 +103,6 @@ struct RenderCommand: ParsableCommand {
             text = "time_ms,strong,weak\n"
             for frame in frames { text += "\(frame.timeMilliseconds),\(frame.strong),\(frame.weak)\n" }
         }
-        if output == "-" {
-            writeStandardOutput(text)
-        } else {
-            do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
-                throw CLIError.invalidInput("\(output): cannot write the file (\(error.localizedDescription))")
-            }
-        }
+        try OutputFile.write(Data(text.utf8), to: output)
     }
 }

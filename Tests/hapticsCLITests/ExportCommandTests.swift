@@ -45,6 +45,17 @@ struct ExportCommandTests {
         #expect(result.errorLines == ["haptics: bad.ahap: Pattern[1].Event.Time: negative time -1; a time must be 0 or more"])
     }
 
+    @Test("an output that cannot be created is one line naming the path and the system's reason, exit 1",
+          arguments: [("folder", "Is a directory"), ("missing/x.ahap", "No such file or directory"), ("/proc/nope", "No such file or directory")])
+    func unwritableOutput(output: String, reason: String) async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        let result = try await HapticsProcess.run(["export", "success", "-o", output], in: folder.url, timeout: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["haptics: \(output): cannot create the file (\(reason))"])
+        #expect(result.output.isEmpty)
+    }
+
     @Test("--help explains the canonical form with examples")
     func help() async throws {
         let result = try await HapticsProcess.run(["export", "--help"])

@@ -252,12 +252,29 @@ struct PlayCommandTests {
         #expect(wav.int16Samples == HapticRenderer.render(pattern).samples.map(int16Sample))
     }
 
+    @Test("the no-output fallback names standard input in words, and writes stdin.wav")
+    func fallbackFromStandardInput() async throws {
+        let cards = try await devices()["soundCards"] as? [Any] ?? []
+        if !cards.isEmpty {
+            try Test.cancel("this machine has sound cards, so play would use the default device: skipping the no-output fallback")
+        }
+        let folder = try TemporaryFolder()
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.url.path
+        environment["PULSE_SERVER"] = "unix:" + folder.url.appendingPathComponent("no-server").path
+        let result = try await HapticsProcess.run(["play", "-"], stdin: Data(samplePattern.utf8), in: folder.url, environment: environment, timeout: .seconds(30))
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let expectedPath = folder.url.appendingPathComponent("haptics/stdin.wav").path
+        #expect(result.outputLines.first == "Rendered standard input for the 'wideband' profile instead: \(expectedPath)")
+        #expect(FileManager.default.fileExists(atPath: expectedPath))
+    }
+
     @Test("--loop takes a count of 1 or more; a negative count is a usage error that names the forever forms")
     func negativeLoop() async throws {
         for arguments in [["--loop", "-3"], ["--loop=-1"]] {
             let result = try await HapticsProcess.run(["play", "success", "--device", "null"] + arguments, timeout: .seconds(30))
             #expect(result.status == 2, "\(arguments)")
-            #expect(result.errorLines.first == "Error: --loop takes a count of 1 or more (0 or no count: forever)", "\(arguments)")
+            #expect(result.errorLines == ["haptics: --loop takes a count of 1 or more (0 or no count: forever) (see 'haptics play --help')"], "\(arguments)")
         }
     }
 
@@ -285,7 +302,7 @@ struct PlayCommandTests {
     func rateZero() async throws {
         let result = try await HapticsProcess.run(["play", "success", "--device", "null", "--rate", "0"], timeout: .seconds(30))
         #expect(result.status == 2)
-        #expect(result.errorLines.first == "Error: --rate must be greater than 0 and at most 100")
+        #expect(result.errorLines == ["haptics: --rate must be greater than 0 and at most 100 (see 'haptics play --help')"])
     }
 
     @Test("--rumble on a machine without force-feedback devices exits 69 with one line")

@@ -297,8 +297,16 @@ struct RenderCommandTests {
         let folder = try TemporaryFolder()
         let result = try await render(["--json", "-o", "x.wav"], in: folder)
         #expect(result.status == 2)
-        #expect(result.errorLines.first == "Error: --json goes with --rumble (a WAV has no JSON form)")
+        #expect(result.errorLines == ["haptics: --json goes with --rumble (a WAV has no JSON form) (see 'haptics render --help')"])
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("x.wav").path))
+    }
+
+    @Test("a rumble timeline that cannot be written is one line naming the path and the reason, exit 1")
+    func unwritableTimeline() async throws {
+        let folder = try TemporaryFolder()
+        let result = try await render(["--rumble", "-o", "."], in: folder)
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["haptics: .: cannot create the file (Is a directory)"])
     }
 
     @Test("a missing -o is a usage error")
@@ -306,7 +314,7 @@ struct RenderCommandTests {
         let folder = try TemporaryFolder()
         let result = try await render([], in: folder)
         #expect(result.status == 2)
-        #expect(result.errorLines.first?.contains("--output") == true, "\(result.errorOutput)")
+        #expect(result.errorLines == ["haptics: missing expected argument '--output <file>' (see 'haptics render --help')"])
         #expect(result.output.isEmpty)
     }
 

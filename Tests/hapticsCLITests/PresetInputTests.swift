@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@Suite("Presets and settings on the command line")
+struct PresetInputTests {
+    @Test("a misspelt preset is one line with the nearest name, exit 1",
+          arguments: [("sucess", "success"), ("Sucess", "success"), ("impcat", "impact"), ("levle-change", "levelChange")])
+    func presetSuggestion(typed: String, meant: String) async throws {
+        let result = try await HapticsProcess.run(["play", typed, "--device", "null"], timeout: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["haptics: \(typed): no such file or preset (did you mean '\(meant)'? see `haptics list`)"])
+    }
+
+    @Test("a name like no preset gets no suggestion")
+    func noSuggestion() async throws {
+        let result = try await HapticsProcess.run(["show", "zzzzzz"], timeout: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["haptics: zzzzzz: no such file or preset (see `haptics list`)"])
+    }
+
+    @Test("a malformed settings file named by a relative HAPTICS_SETTINGS warns once that defaults apply, and the preset plays at full strength")
+    func malformedRelativeSettings() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("settings.json", "{\n  \"intensity\": 0.5,\n  \"categories\": { \"notifications\": 0.5 }\n}\n")
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAPTICS_SETTINGS"] = "settings.json"
+        environment.removeValue(forKey: "HAPTICS_DISABLED")
+        environment.removeValue(forKey: "HAPTICS_INTENSITY")
+        let result = try await HapticsProcess.run(["export", "success"], in: folder.url, environment: environment, timeout: .seconds(30))
+        #expect(result.status == 0)
+        let path = folder.url.appendingPathComponent("settings.json").standardizedFileURL.path
+        #expect(result.errorLines == ["haptics: warning: \(path): categories.notifications: unknown category (did you mean 'notification'?); using default settings"])
+        #expect(result.output.contains("\"ParameterValue\": 1.0"))
+    }
+
+    @Test("a missing settings file named by HAPTICS_SETTINGS warns that defaults apply")
+    func missingSettings() async throws {
+        let folder = try TemporaryFolder()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAPTICS_SETTINGS"] = "nowhere.json"
+        let result = try await HapticsProcess.run(["export", "success"], in: folder.url, environment: environment, timeout: .seconds(30))
+        #expect(result.status == 0)
+        let path = folder.url.appendingPathComponent("nowhere.json").standardizedFileURL.path
+        #expect(result.errorLines == ["haptics: warning: \(path): no such file; using default settings"])
+    }
+
+    @Test("a silenced preset's --stats reports -inf dBFS, not an invented floor")
+    func silentStats() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAPTICS_DISABLED"] = "1"
+        let result = try await HapticsProcess.run(["render", "success", "-o", "/dev/null", "--stats"], environment: environment, timeout: .seconds(30))
+        #expect(result.status == 0)
+        #expect(result.output.contains("peak 0.0000 (-inf dBFS), RMS 0.0000"), "\(result.output)")
+        #expect(result.errorLines == ["haptics: note: haptics are turned off by HAPTICS_DISABLED; 'success' is silent"])
+    }
+}
