@@ -20,11 +20,14 @@ struct PulseEngineTests {
 
         let (recorded, clipped): ([Float], Int) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 1) { server in
             let recording = try server.startRecording()
-            // A roomy buffer, so a busy CI machine does not underrun; scheduling does not depend on it.
-            let engine = HapticEngine(configuration: .init(device: "pulse", latency: .milliseconds(80)))
+            // A deep buffer: the audio thread is real-time, but libpulse's own thread in this
+            // process is not, and on a loaded machine it can fall behind and let the stream
+            // underrun (which inserts silence and shifts every later onset). Scheduling is
+            // sample-exact at any buffer depth, so depth costs the test nothing.
+            let engine = HapticEngine(configuration: .init(device: "pulse", latency: .milliseconds(300)))
             try engine.start()
             Thread.sleep(forTimeInterval: 0.2)
-            let t0 = engine.currentTime + 0.3
+            let t0 = engine.currentTime + 0.5
             var players: [HapticPatternPlayer] = []
             func play(_ pattern: HapticPattern, at time: Double) throws -> HapticPatternPlayer {
                 let player = try engine.makePlayer(with: pattern)
