@@ -87,6 +87,7 @@ package final class PatternSynth {
     /// `time` are skipped, continuous events in progress at `time` resume mid-envelope.
     /// While paused only the position moves; what is in progress there starts on resume.
     package func seek(to time: Double) {
+        runtimeControls.rebase(from: patternTime, to: max(0, time))
         fadeOutVoices()
         anchorFrame = frame
         anchorTime = max(0, time)
@@ -127,6 +128,19 @@ package final class PatternSynth {
         anchorFrame = frame
         isPaused = paused
         if paused { fadeOutVoices() } else { seek(to: anchorTime) }
+    }
+
+    /// Drops every voice at once: only for when the output is already silent (the engine's
+    /// fade-out has finished), so nothing of the old sound is left for the next start.
+    package func silence() {
+        activeVoices = 0
+    }
+
+    /// Ends the pattern: sounding voices fade out over 2 ms and no further event starts (a
+    /// stop in the same block as the start would otherwise fade nothing, then start them).
+    package func stop() {
+        fadeOutVoices()
+        nextEvent = pattern.events.count
     }
 
     /// Fades every sounding voice out over 2 ms.

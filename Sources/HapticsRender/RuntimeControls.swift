@@ -32,7 +32,7 @@ package final class RuntimeControls {
         /// A curve starting at `start` (point times relative to it); points past 16 are dropped.
         package init(curve points: [HapticParameterCurve.ControlPoint], at start: Double) {
             self.start = start
-            for point in points.prefix(Self.capacity) {
+            for point in points.prefix(Self.capacity).sorted(by: { $0.relativeTime < $1.relativeTime }) {
                 times[count] = start + point.relativeTime
                 values[count] = point.value
                 count += 1
@@ -50,7 +50,7 @@ package final class RuntimeControls {
 
         /// Value at `time` (≥ start): linear between points, holding the ends.
         @inline(__always)
-        func value(at time: Double) -> Double {
+        package func value(at time: Double) -> Double {
             if count <= 1 || time <= times[0] { return values[0] }
             if time >= times[count - 1] { return values[count - 1] }
             var i = 0
@@ -78,6 +78,20 @@ package final class RuntimeControls {
     deinit {
         elements.deallocate()
         used.deallocate()
+    }
+
+    /// Carries sent values across a jump in pattern time (a loop wrapping, a seek): each
+    /// control's value in effect at `old` holds, as a step, from `new` on (a curve in progress
+    /// holds the value it had reached). Without this a value sent at 0.5 s would stop applying
+    /// when a loop went back to 0.
+    package func rebase(from old: Double, to new: Double) {
+        // Resuming in place is not a jump: curves in progress keep running.
+        guard old != new else { return }
+        for control in HapticControl.allCases {
+            guard let current = value(of: control, at: old) else { continue }
+            used[control.rawValue] = 0
+            add(Element(step: current.value, at: new), to: control)
+        }
     }
 
     /// Forgets every element (a player restarting).

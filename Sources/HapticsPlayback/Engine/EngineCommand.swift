@@ -10,6 +10,9 @@ struct EngineCommand {
     var frame: Int
     var slot: Int
     var action: Action
+    /// Counted in ``RenderLoop/scheduledCommands`` when sent (it was ahead of the render
+    /// position, so it waits in the pending list); uncounted when applied or dropped.
+    var isScheduled = false
 
     enum Action {
         /// Takes over a synth for a player slot (retained by the engine until ``detach``).

@@ -439,7 +439,18 @@ public final class HapticEngine: @unchecked Sendable {
             s.synths[slot] = synth
             return slot
         }) else { throw .tooManyPlayers(limit: RenderLoop.slotCount) }
-        try send(EngineCommand(frame: EngineCommand.now, slot: slot, action: .attach(Unmanaged.passRetained(synth))))
+        let retained = Unmanaged.passRetained(synth)
+        do {
+            try send(EngineCommand(frame: EngineCommand.now, slot: slot, action: .attach(retained)))
+        } catch {
+            // Never reached the audio thread: give the slot and the retain back.
+            retained.release()
+            state.withLock { s in
+                s.synths[slot] = nil
+                s.freeSlots.append(slot)
+            }
+            throw error
+        }
         return slot
     }
 
@@ -488,9 +499,22 @@ public final class HapticEngine: @unchecked Sendable {
     /// Queues a command for the audio thread, waiting at most 100 ms for room.
     func send(_ command: EngineCommand) throws(HapticError) {
         let loop = renderLoop()
+        var command = command
+        if command.frame != EngineCommand.now && command.frame > clock.renderedFrames {
+            // It will wait in the audio thread's fixed pending list: refuse rather than let
+            // far-future commands fill it and delay the ones that are due sooner.
+            guard loop.scheduledCommands.add(1, ordering: .relaxed).newValue <= RenderLoop.schedulingLimit else {
+                loop.scheduledCommands.subtract(1, ordering: .relaxed)
+                throw .tooManyScheduledCommands(limit: RenderLoop.schedulingLimit)
+            }
+            command.isScheduled = true
+        }
         let deadline = EngineClock.now() + 100_000_000
         while !producerLock.withLock({ _ in loop.commands.push(command) }) {
-            guard EngineClock.now() < deadline else { throw .commandQueueFull }
+            guard EngineClock.now() < deadline else {
+                if command.isScheduled { loop.scheduledCommands.subtract(1, ordering: .relaxed) }
+                throw .commandQueueFull
+            }
             var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             nanosleep(&pause, nil)
         }

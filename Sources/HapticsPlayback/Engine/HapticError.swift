@@ -21,6 +21,9 @@ public enum HapticError: Error, Sendable, CustomStringConvertible, Equatable {
     case tooManyPlayers(limit: Int)
     /// The audio thread has not taken earlier commands for a while (-4898).
     case commandQueueFull
+    /// Too many commands are scheduled for future times at once (-4898): let some take
+    /// effect first.
+    case tooManyScheduledCommands(limit: Int)
 
     /// Core Haptics' error code for the same condition.
     public var code: Int {
@@ -32,7 +35,7 @@ public enum HapticError: Error, Sendable, CustomStringConvertible, Equatable {
         case .invalidTime: -4840
         case .output, .rumble: -4810
         case .tooManyPlayers: -4899
-        case .commandQueueFull: -4898
+        case .commandQueueFull, .tooManyScheduledCommands: -4898
         }
     }
 
@@ -47,6 +50,7 @@ public enum HapticError: Error, Sendable, CustomStringConvertible, Equatable {
         case .rumble(let error): error.description
         case .tooManyPlayers(let limit): "too many players (at most \(limit) at once; release unused ones)"
         case .commandQueueFull: "the audio thread is not keeping up with commands"
+        case .tooManyScheduledCommands(let limit): "more than \(limit) commands are scheduled ahead; let some take effect first"
         }
     }
 }

@@ -12,6 +12,11 @@ final class RenderLoop: @unchecked Sendable {
     static let slotCount = 128
     /// Commands that can wait for a future frame.
     static let pendingCapacity = 1024
+    /// Commands that may be scheduled ahead at once. The rest of the pending list stays free
+    /// for commands due now, so scheduling far ahead never delays a `stop()` meant for now.
+    static let schedulingLimit = pendingCapacity - 64
+    /// Commands sent ahead of the render position and not yet applied or dropped.
+    let scheduledCommands = Atomic<Int>(0)
 
     let sampleRate: Double
     /// Channels of the output the loop currently feeds (set by ``configureOutput``).
@@ -171,9 +176,17 @@ final class RenderLoop: @unchecked Sendable {
     // MARK: Commands
 
     private func drainCommandQueue() {
-        while pendingCount < Self.pendingCapacity, let command = commands.pop() {
-            pending[pendingCount] = command
-            pendingCount += 1
+        while let command = commands.peek() {
+            if pendingCount < Self.pendingCapacity {
+                pending[pendingCount] = command
+                pendingCount += 1
+            } else if command.frame <= frame {
+                // The list is full of future commands: one due now must not wait behind them.
+                apply(command)
+            } else {
+                return
+            }
+            _ = commands.pop()
         }
     }
 
@@ -208,6 +221,7 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     private func apply(_ command: EngineCommand) {
+        uncount(command)
         let index = command.slot
         switch command.action {
         case .muteEngine(let muted):
@@ -240,12 +254,12 @@ final class RenderLoop: @unchecked Sendable {
             slots[index].wrapsLeft = slots[index].loopCount - 1
         case .stop:
             guard slots[index].state != .idle, let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            synth.fadeOutVoices()
+            synth.stop()
             slots[index].state = .stopping
         case .cancel:
             removePending(slot: index)
             guard slots[index].state != .idle, let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            synth.fadeOutVoices()
+            synth.stop()
             slots[index].state = .stopping
         case .pause:
             guard slots[index].state == .playing, let synth = slots[index].synth?.takeUnretainedValue() else { return }
@@ -278,6 +292,11 @@ final class RenderLoop: @unchecked Sendable {
         }
     }
 
+    @inline(__always)
+    private func uncount(_ command: EngineCommand) {
+        if command.isScheduled { scheduledCommands.subtract(1, ordering: .relaxed) }
+    }
+
     /// Drops a slot's waiting commands, except its detach (the slot must still be freed).
     private func removePending(slot: Int) {
         var kept = 0
@@ -287,6 +306,8 @@ final class RenderLoop: @unchecked Sendable {
             if keep {
                 pending[kept] = pending[i]
                 kept += 1
+            } else {
+                uncount(pending[i])
             }
         }
         pendingCount = kept
@@ -399,7 +420,7 @@ final class RenderLoop: @unchecked Sendable {
     /// their frame are dropped, except detaches.
     func stopAllPlayers() {
         for index in 0..<Self.slotCount where slots[index].state != .idle {
-            slots[index].synth?.takeUnretainedValue().fadeOutVoices()
+            slots[index].synth?.takeUnretainedValue().silence()
             slots[index].state = .idle
             post(.finished(slot: index, run: slots[index].run))
         }
@@ -408,6 +429,8 @@ final class RenderLoop: @unchecked Sendable {
             if case .detach = pending[i].action {
                 pending[kept] = pending[i]
                 kept += 1
+            } else {
+                uncount(pending[i])
             }
         }
         pendingCount = kept

@@ -33,6 +33,13 @@ final class SPSCQueue<Element>: @unchecked Sendable {
         return true
     }
 
+    /// The oldest value, left in place (consumer only).
+    func peek() -> Element? {
+        let h = head.load(ordering: .relaxed)
+        guard h < tail.load(ordering: .acquiring) else { return nil }
+        return slots[h % capacity]
+    }
+
     /// Takes the oldest value, if any.
     func pop() -> Element? {
         let h = head.load(ordering: .relaxed)

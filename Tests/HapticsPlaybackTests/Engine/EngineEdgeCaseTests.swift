@@ -127,9 +127,12 @@ struct EngineEdgeCaseTests {
         let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1, sharpness: 0.5)]))
         try player.start()
         keep(player)
-        for i in 0..<(RenderLoop.pendingCapacity + 100) {
-            try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0.5)], atTime: 100 + Double(i) * 0.001)
+        // As many future commands as the engine accepts (it refuses past its scheduling limit).
+        var sent = 0
+        while (try? player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0.5)], atTime: 100 + Double(sent) * 0.001)) != nil {
+            sent += 1
         }
+        #expect(sent == RenderLoop.schedulingLimit)
         output.advance(frames: 4096)
         output.waitUntilWritten(frames: 4096)
         let before = output.framesWritten
@@ -142,6 +145,66 @@ struct EngineEdgeCaseTests {
         #expect(output.framesWritten - before <= 10 * output.periodFrames,
                 "\(output.framesWritten - before) frames written after the stop")
         #expect(!lost.withLock { $0 }, "a requested stop reported a stop of its own")
+    }
+
+    @Test("scheduling ahead is refused past a limit, so a stop meant for now is never delayed")
+    func playerStopWithFullSchedule() throws {
+        let (engine, output) = try makeManualEngine()
+        let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1, sharpness: 0.5)]))
+        try player.start()
+        output.advance(frames: 4096)
+        #expect(output.waitUntilWritten(frames: 4096))
+        // Fill the schedule with far-future changes until the engine refuses more.
+        var refused: HapticError?
+        var sent = 0
+        while refused == nil && sent <= RenderLoop.pendingCapacity {
+            do {
+                try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0.5)], atTime: 100 + Double(sent) * 0.001)
+                sent += 1
+            } catch {
+                refused = error
+            }
+        }
+        #expect(refused == .tooManyScheduledCommands(limit: RenderLoop.schedulingLimit))
+        try player.stop()
+        output.advance(frames: 4096)
+        #expect(output.waitUntilWritten(frames: 8192))
+        output.release()
+        engine.stop()
+        let x = output.samples
+        #expect(Signal.peak(x, 3000..<4000) > 0.9, "playing before the stop")
+        // The audio thread had already rendered the block after 4096 when the stop was sent.
+        let last = try #require(x.lastIndex { $0 != 0 })
+        #expect(last < 4096 + 2 * 256 + 96, "sound until frame \(last), stop sent at 4096")
+        keep(player)
+    }
+
+    @Test("a value sent to a looping player holds in later repetitions")
+    func sentValueSurvivesLoop() throws {
+        let captured = try capture(seconds: 0.75) { engine, _ in
+            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 0.2, intensity: 1, sharpness: 1)]))
+            player.loopEnabled = true
+            player.loopEnd = 0.25
+            try player.start(atTime: 0.05)
+            try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0.5)], atTime: 0.1)
+            keep(player)
+        }
+        let x = try #require(captured)
+        // First repetition: full level before the send (0.05–0.1 s), a quarter after it.
+        let full = Signal.rms(x, Int(0.06 * rate)..<Int(0.095 * rate))
+        #expect(abs(Signal.rms(x, Int(0.11 * rate)..<Int(0.24 * rate)) / full - 0.25) < 0.01)
+        // Second and third repetitions (from 0.30 s and 0.55 s): still a quarter.
+        for start in [0.30, 0.55] {
+            let level = Signal.rms(x, Int((start + 0.02) * rate)..<Int((start + 0.18) * rate))
+            #expect(abs(level / full - 0.25) < 0.01, "repetition at \(start) s: \(level / full)")
+        }
+    }
+
+    @Test("runtime curve points given out of order are played in time order")
+    func unsortedRuntimeCurve() {
+        let element = RuntimeControls.Element(curve: [.init(at: 0.2, 1), .init(at: 0, 0), .init(at: 0.1, 0.5)], at: 0)
+        #expect(element.value(at: 0.05) == 0.25)
+        #expect(element.value(at: 0.15) == 0.75)
     }
 
     @Test("start from many threads at once opens one output and one audio thread")
