@@ -66,10 +66,17 @@ final class PulseServer {
         setenv("PULSE_RUNTIME_PATH", directory.path, 1)
         setenv("PULSE_STATE_PATH", directory.appendingPathComponent("state").path, 1)
         setenv("PULSE_SERVER", "unix:\(socket)", 1)
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-                             "--load=module-null-sink sink_name=bench rate=48000 channels=1 format=float32le norewinds=1",
-                             "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1"]
+        let arguments = ["--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
+                         "--load=module-null-sink sink_name=bench rate=48000 channels=1 format=float32le norewinds=1",
+                         "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1"]
+        // setpriv's parent-death signal: a benchmark that dies leaves no server behind.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--pdeathsig", "TERM", "--", path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }

@@ -88,6 +88,11 @@ final class PulseAudioServer: @unchecked Sendable {
             daemon = try ChildProcess(pulseaudio, [
                 "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
                 "--log-target=stderr",
+                // The null sink follows wall time: a server starved of CPU catches up by
+                // consuming the stream faster than it was buffered, inserting silence that
+                // shifts every later sound. Real-time scheduling (granted to root, ignored
+                // otherwise) keeps it on time while other tests load the machine.
+                "--realtime=yes", "--high-priority=yes",
                 "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le norewinds=1",
                 "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
             ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"), diesWithParent: true)
