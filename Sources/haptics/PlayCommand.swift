@@ -67,7 +67,7 @@ struct PlayCommand: ParsableCommand {
         if let rumble {
             if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
             let name: String? = rumble == OptionalValues.automatic ? nil : rumble
-            engine = HapticEngine(rumble: { () throws(RumbleOutputError) -> any RumbleOutput in try RumbleDevices.open(name, gain: 1) },
+            engine = HapticEngine(rumble: { try RumbleDevices.open(name, gain: 1) },
                                   gain: profileOptions.gain)
             do { try engine.start() } catch { throw CLIError.deviceUnavailable(error.description) }
         } else {

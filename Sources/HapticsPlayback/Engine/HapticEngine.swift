@@ -46,10 +46,12 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// Opens an output; the engine calls it on each start.
-    public typealias OutputFactory = @Sendable (_ sampleRate: Int, _ channelCount: Int, _ latency: Duration) throws(AudioOutputError) -> any AudioOutput
+    /// Errors other than ``AudioOutputError`` are reported as the device being unavailable.
+    public typealias OutputFactory = @Sendable (_ sampleRate: Int, _ channelCount: Int, _ latency: Duration) throws -> any AudioOutput
 
     /// Opens a rumble output; the engine calls it on each start.
-    public typealias RumbleOutputFactory = @Sendable () throws(RumbleOutputError) -> any RumbleOutput
+    /// Errors other than ``RumbleOutputError`` are reported as the device being unavailable.
+    public typealias RumbleOutputFactory = @Sendable () throws -> any RumbleOutput
 
     /// What the engine plays into.
     enum Sink {
@@ -254,11 +256,19 @@ public final class HapticEngine: @unchecked Sendable {
         case .audio(let makeOutput):
             do {
                 opened = .audio(try makeOutput(sampleRate, configuration.profile.channelCount, configuration.latency))
-            } catch {
+            } catch let error as AudioOutputError {
                 throw .output(error)
+            } catch {
+                throw .output(.deviceUnavailable(device: configuration.device, reason: "\(error)"))
             }
         case .rumble(let makeOutput, _):
-            do { opened = .rumble(UncheckedRumbleOutput(try makeOutput())) } catch { throw .rumble(error) }
+            do {
+                opened = .rumble(UncheckedRumbleOutput(try makeOutput()))
+            } catch let error as RumbleOutputError {
+                throw .rumble(error)
+            } catch {
+                throw .rumble(.deviceUnavailable(device: "rumble", reason: "\(error)"))
+            }
         }
         let loop = renderLoop()
         switch opened {

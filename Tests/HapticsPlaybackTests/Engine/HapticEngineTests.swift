@@ -337,6 +337,15 @@ struct HapticEngineTests {
         engine.stop()
     }
 
+    @Test("a custom output factory's own errors are reported as the device being unavailable")
+    func foreignFactoryErrors() throws {
+        struct Unplugged: Error, CustomStringConvertible { var description: String { "adapter unplugged" } }
+        let audio = HapticEngine(configuration: .init(device: "my-amp")) { _, _, _ in throw Unplugged() }
+        #expect(throws: HapticError.output(.deviceUnavailable(device: "my-amp", reason: "adapter unplugged"))) { try audio.start() }
+        let rumble = HapticEngine(rumble: { throw Unplugged() })
+        #expect(throws: HapticError.rumble(.deviceUnavailable(device: "rumble", reason: "adapter unplugged"))) { try rumble.start() }
+    }
+
     @Test("bad requests fail clearly")
     func errors() throws {
         let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in ManualOutput() }
