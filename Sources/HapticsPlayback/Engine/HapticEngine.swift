@@ -210,7 +210,7 @@ public final class HapticEngine: @unchecked Sendable {
         get { state.withLock { $0.autoShutdown } }
         set {
             let loop = state.withLock { s -> RenderLoop? in s.autoShutdown = newValue; return s.loop }
-            loop?.idleTimeoutFrames = newValue ? idleTimeoutFrames : 0
+            loop?.idleTimeoutFrames.store(newValue ? idleTimeoutFrames : 0, ordering: .relaxed)
         }
     }
 
@@ -278,7 +278,7 @@ public final class HapticEngine: @unchecked Sendable {
             if case .rumble(_, let interval) = sink { loop.configureOutput(channelCount: 1, periodFrames: interval) }
         }
         loop.prepareForStart()
-        loop.idleTimeoutFrames = isAutoShutdownEnabled ? idleTimeoutFrames : 0
+        loop.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
         startNotifierIfNeeded(loop)
         let done = DispatchSemaphore(value: 0)
         let clock = self.clock
@@ -577,13 +577,15 @@ public final class HapticEngine: @unchecked Sendable {
             _ = keepAlive
             if allDone { handlePlayersFinished() }
         case .idle:
-            let shouldStop = state.withLock { $0.autoShutdown && $0.running }
-            if shouldStop {
+            // Marked before stopping, so a player start racing the stop restarts the engine
+            // instead of failing with engineNotRunning.
+            let handler = state.withLock { s -> (@Sendable (HapticEngineStoppedReason) -> Void)?? in
+                guard s.autoShutdown && s.running else { return nil }
+                s.stoppedForIdleness = true
+                return .some(s.stoppedHandler)
+            }
+            if let handler {
                 stop()
-                let handler = state.withLock { s -> (@Sendable (HapticEngineStoppedReason) -> Void)? in
-                    s.stoppedForIdleness = true
-                    return s.stoppedHandler
-                }
                 handler?(.idleTimeout)
             }
         case .ended:

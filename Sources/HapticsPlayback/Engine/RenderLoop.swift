@@ -72,11 +72,14 @@ final class RenderLoop: @unchecked Sendable {
     /// Frames since the last player was active, and after how many to report idleness
     /// (0: never).
     private var idleFrames = 0
-    var idleTimeoutFrames = 0
+    /// Set from the API side (auto-shutdown on or off) while the audio thread reads it.
+    let idleTimeoutFrames = Atomic<Int>(0)
     private var reportedIdle = false
 
     /// Clipped samples so far.
-    var clippedSamples: Int { output.clippedSamples }
+    var clippedSamples: Int { clipped.load(ordering: .relaxed) }
+    /// The output stage's clipped count, published after each block for other threads.
+    private let clipped = Atomic<Int>(0)
 
     init(profile: ActuatorProfile, sampleRate: Int, gain: Double) {
         self.sampleRate = Double(sampleRate)
@@ -169,6 +172,7 @@ final class RenderLoop: @unchecked Sendable {
         }
         applyMaster(frames: frames)
         output.write(mono: mix, frames: frames, into: interleaved)
+        clipped.store(output.clippedSamples, ordering: .relaxed)
         trackIdleness(frames: frames)
         return UnsafeBufferPointer(start: interleaved, count: frames * channelCount)
     }
@@ -393,7 +397,8 @@ final class RenderLoop: @unchecked Sendable {
             return
         }
         idleFrames += frames
-        if idleTimeoutFrames > 0 && idleFrames >= idleTimeoutFrames && !reportedIdle {
+        let timeout = idleTimeoutFrames.load(ordering: .relaxed)
+        if timeout > 0 && idleFrames >= timeout && !reportedIdle {
             reportedIdle = true
             post(.idle)
         }
