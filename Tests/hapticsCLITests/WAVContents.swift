@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 
 /// A WAV file as the command (or ALSA's `file:` plugin) wrote it: the header fields that
 /// matter and the `data` chunk, for comparing with what the library renders.
@@ -33,17 +34,17 @@ struct WAVContents {
     init(_ bytesData: Data, name: String = "WAV data") throws {
         let bytes = [UInt8](bytesData)
         func fail(_ problem: String) -> ReadError { ReadError(description: "\(name): \(problem)") }
-        guard bytes.count >= 12, Self.tag(bytes, 0) == "RIFF", Self.tag(bytes, 8) == "WAVE" else {
+        guard bytes.count >= 12, LittleEndian.tag(bytes, 0) == "RIFF", LittleEndian.tag(bytes, 8) == "WAVE" else {
             throw fail("not a RIFF/WAVE file")
         }
         fileSize = bytes.count
-        riffSize = Int(Self.u32(bytes, 4))
+        riffSize = Int(LittleEndian.u32(bytes, 4))
         var fmtStart: Int?
         var dataChunk: (size: Int, start: Int)?
         var offset = 12
         while offset + 8 <= bytes.count, dataChunk == nil {
-            let id = Self.tag(bytes, offset)
-            let size = Int(Self.u32(bytes, offset + 4))
+            let id = LittleEndian.tag(bytes, offset)
+            let size = Int(LittleEndian.u32(bytes, offset + 4))
             let start = offset + 8
             if id == "fmt ", size >= 16, start + size <= bytes.count { fmtStart = start }
             if id == "data" { dataChunk = (size, start) }
@@ -51,12 +52,12 @@ struct WAVContents {
         }
         guard let fmt = fmtStart else { throw fail("no fmt chunk") }
         guard let dataChunk else { throw fail("no data chunk") }
-        formatTag = Int(Self.u16(bytes, fmt))
-        channelCount = Int(Self.u16(bytes, fmt + 2))
-        sampleRate = Int(Self.u32(bytes, fmt + 4))
-        blockAlign = Int(Self.u16(bytes, fmt + 12))
-        bitsPerSample = Int(Self.u16(bytes, fmt + 14))
-        subFormatTag = formatTag == 0xFFFE && fmt + 26 <= bytes.count ? Int(Self.u16(bytes, fmt + 24)) : nil
+        formatTag = Int(LittleEndian.u16(bytes, fmt))
+        channelCount = Int(LittleEndian.u16(bytes, fmt + 2))
+        sampleRate = Int(LittleEndian.u32(bytes, fmt + 4))
+        blockAlign = Int(LittleEndian.u16(bytes, fmt + 12))
+        bitsPerSample = Int(LittleEndian.u16(bytes, fmt + 14))
+        subFormatTag = formatTag == 0xFFFE && fmt + 26 <= bytes.count ? Int(LittleEndian.u16(bytes, fmt + 24)) : nil
         declaredDataSize = dataChunk.size
         data = Array(bytes[dataChunk.start...])
         dataBytesInFile = data.count
@@ -83,12 +84,12 @@ struct WAVContents {
 
     /// Samples as 16-bit integers, interleaved.
     var int16Samples: [Int16] {
-        stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: Self.u16(data, $0)) }
+        stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: LittleEndian.u16(data, $0)) }
     }
 
     /// Samples as 32-bit floats, interleaved, bit for bit.
     var float32Samples: [Float] {
-        stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: Self.u32(data, $0)) }
+        stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: LittleEndian.u32(data, $0)) }
     }
 
     /// Samples read as floats whatever the storage: 32-bit data is float (alsa-lib's file
@@ -100,17 +101,5 @@ struct WAVContents {
     /// One channel of interleaved samples.
     static func channel<T>(_ index: Int, of samples: [T], channels: Int) -> [T] {
         stride(from: index, to: samples.count, by: channels).map { samples[$0] }
-    }
-
-    private static func tag(_ bytes: [UInt8], _ offset: Int) -> String {
-        String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-    }
-
-    private static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-    }
-
-    private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
 }

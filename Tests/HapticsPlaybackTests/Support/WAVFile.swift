@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 
 /// A WAV file read back for checking what a device or renderer wrote: RIFF/WAVE with integer
 /// PCM (16 or 32 bits) or IEEE float (32 bits), any channel count, samples interleaved.
@@ -35,27 +36,27 @@ struct WAVFile {
 
     init(bytes: [UInt8], name: String = "WAV data") throws {
         func fail(_ problem: String) -> ReadError { ReadError(description: "\(name): \(problem)") }
-        guard bytes.count >= 12, Self.tag(bytes, 0) == "RIFF", Self.tag(bytes, 8) == "WAVE" else {
+        guard bytes.count >= 12, LittleEndian.tag(bytes, 0) == "RIFF", LittleEndian.tag(bytes, 8) == "WAVE" else {
             throw fail("not a RIFF/WAVE file")
         }
         var format: (tag: Int, channels: Int, rate: Int, bits: Int)?
         var data: [UInt8]?
         var offset = 12
         while offset + 8 <= bytes.count {
-            let id = Self.tag(bytes, offset)
-            let declared = Int(Self.uint32(bytes, offset + 4))
+            let id = LittleEndian.tag(bytes, offset)
+            let declared = Int(LittleEndian.u32(bytes, offset + 4))
             let start = offset + 8
             // A writer killed mid-stream leaves sizes of 0 or 0xFFFFFFFF: take what is there.
             let size = min(declared, bytes.count - start)
             switch id {
             case "fmt ":
                 guard size >= 16 else { throw fail("fmt chunk is \(size) bytes, expected at least 16") }
-                var tag = Int(Self.uint16(bytes, start))
+                var tag = Int(LittleEndian.u16(bytes, start))
                 if tag == 0xFFFE, size >= 26 {
                     // WAVE_FORMAT_EXTENSIBLE: the real tag opens the sub-format GUID.
-                    tag = Int(Self.uint16(bytes, start + 24))
+                    tag = Int(LittleEndian.u16(bytes, start + 24))
                 }
-                format = (tag, Int(Self.uint16(bytes, start + 2)), Int(Self.uint32(bytes, start + 4)), Int(Self.uint16(bytes, start + 14)))
+                format = (tag, Int(LittleEndian.u16(bytes, start + 2)), Int(LittleEndian.u32(bytes, start + 4)), Int(LittleEndian.u16(bytes, start + 14)))
             case "data":
                 data = Array(bytes[start..<start + size])
             default:
@@ -79,7 +80,7 @@ struct WAVFile {
     /// The samples of a 16-bit integer file, interleaved.
     func int16Samples() throws -> [Int16] {
         guard encoding == .integer(bits: 16) else { throw ReadError(description: "samples are \(encoding), not 16-bit integers") }
-        return stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: Self.uint16(data, $0)) }
+        return stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: LittleEndian.u16(data, $0)) }
     }
 
     /// The samples of a 32-bit float file, interleaved.
@@ -89,18 +90,6 @@ struct WAVFile {
     func float32Samples(acceptingMislabelledInteger: Bool = false) throws -> [Float] {
         let acceptable = encoding == .float(bits: 32) || (acceptingMislabelledInteger && encoding == .integer(bits: 32))
         guard acceptable else { throw ReadError(description: "samples are \(encoding), not 32-bit floats") }
-        return stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: Self.uint32(data, $0)) }
-    }
-
-    private static func tag(_ bytes: [UInt8], _ offset: Int) -> String {
-        String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-    }
-
-    private static func uint16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-    }
-
-    private static func uint32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+        return stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: LittleEndian.u32(data, $0)) }
     }
 }

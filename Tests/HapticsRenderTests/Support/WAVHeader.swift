@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 
 /// A WAV file taken apart for checking what ``WAVWriter`` wrote: every header field as stored,
 /// and the `data` chunk's bytes.
@@ -41,22 +42,22 @@ struct WAVHeader {
 
     init(bytes: [UInt8]) throws {
         func fail(_ problem: String) -> ReadError { ReadError(description: problem) }
-        guard bytes.count >= 12, Self.tag(bytes, 0) == "RIFF", Self.tag(bytes, 8) == "WAVE" else {
+        guard bytes.count >= 12, LittleEndian.tag(bytes, 0) == "RIFF", LittleEndian.tag(bytes, 8) == "WAVE" else {
             throw fail("not a RIFF/WAVE file")
         }
         fileSize = bytes.count
-        riffSize = Int(Self.u32(bytes, 4))
+        riffSize = Int(LittleEndian.u32(bytes, 4))
         var fmt: (size: Int, start: Int)?
         var fact: Int?
         var data: (size: Int, start: Int)?
         var offset = 12
         while offset + 8 <= bytes.count, data == nil {
-            let id = Self.tag(bytes, offset)
-            let size = Int(Self.u32(bytes, offset + 4))
+            let id = LittleEndian.tag(bytes, offset)
+            let size = Int(LittleEndian.u32(bytes, offset + 4))
             let start = offset + 8
             switch id {
             case "fmt ": fmt = (size, start)
-            case "fact": fact = Int(Self.u32(bytes, start))
+            case "fact": fact = Int(LittleEndian.u32(bytes, start))
             case "data": data = (size, start)
             default: break
             }
@@ -65,16 +66,16 @@ struct WAVHeader {
         guard let fmt, fmt.size >= 16, fmt.start + fmt.size <= bytes.count else { throw fail("no complete fmt chunk") }
         guard let data else { throw fail("no data chunk") }
         fmtSize = fmt.size
-        formatTag = Int(Self.u16(bytes, fmt.start))
-        channelCount = Int(Self.u16(bytes, fmt.start + 2))
-        sampleRate = Int(Self.u32(bytes, fmt.start + 4))
-        byteRate = Int(Self.u32(bytes, fmt.start + 8))
-        blockAlign = Int(Self.u16(bytes, fmt.start + 12))
-        bitsPerSample = Int(Self.u16(bytes, fmt.start + 14))
+        formatTag = Int(LittleEndian.u16(bytes, fmt.start))
+        channelCount = Int(LittleEndian.u16(bytes, fmt.start + 2))
+        sampleRate = Int(LittleEndian.u32(bytes, fmt.start + 4))
+        byteRate = Int(LittleEndian.u32(bytes, fmt.start + 8))
+        blockAlign = Int(LittleEndian.u16(bytes, fmt.start + 12))
+        bitsPerSample = Int(LittleEndian.u16(bytes, fmt.start + 14))
         if formatTag == 0xFFFE {
             guard fmt.size >= 40 else { throw fail("extensible fmt chunk is \(fmt.size) bytes, expected 40") }
-            validBits = Int(Self.u16(bytes, fmt.start + 18))
-            subFormatTag = Int(Self.u16(bytes, fmt.start + 24))
+            validBits = Int(LittleEndian.u16(bytes, fmt.start + 18))
+            subFormatTag = Int(LittleEndian.u16(bytes, fmt.start + 24))
             subFormatSuffix = Array(bytes[(fmt.start + 28)..<(fmt.start + 40)])
         }
         factFrames = fact
@@ -84,23 +85,11 @@ struct WAVHeader {
 
     /// The 16-bit samples of the data chunk, interleaved.
     var int16Samples: [Int16] {
-        stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: Self.u16(data, $0)) }
+        stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: LittleEndian.u16(data, $0)) }
     }
 
     /// The 32-bit float samples of the data chunk, interleaved, bit for bit.
     var float32Samples: [Float] {
-        stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: Self.u32(data, $0)) }
-    }
-
-    private static func tag(_ bytes: [UInt8], _ offset: Int) -> String {
-        String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-    }
-
-    private static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-    }
-
-    private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+        stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: LittleEndian.u32(data, $0)) }
     }
 }
