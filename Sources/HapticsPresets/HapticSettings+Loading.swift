@@ -108,7 +108,8 @@ extension HapticSettings {
     /// Decodes settings JSON:
     ///
     /// ```json
-    /// { "enabled": true, "intensity": 0.8, "categories": { "impact": 0.5, "selection": 0.3 } }
+    /// { "enabled": true, "intensity": 0.8, "categories": { "impact": 0.5, "selection": 0.3 },
+    ///   "device": "plughw:CARD=Device,DEV=0", "profile": "lra" }
     /// ```
     ///
     /// Every key is optional; unknown keys are errors, because a misspelt setting that silently
@@ -148,8 +149,13 @@ extension HapticSettings {
                     }
                     settings.categoryIntensities[category] = try unitNumber(categories[name], source: source, location: location)
                 }
+            case "device", "profile":
+                guard let text = value as? String, !text.isEmpty else {
+                    throw HapticSettingsError(source: source, location: key, "expected a non-empty string, got \(jsonText(value))")
+                }
+                if key == "device" { settings.device = text } else { settings.profile = text }
             default:
-                let known = ["enabled", "intensity", "categories"]
+                let known = ["enabled", "intensity", "categories", "device", "profile"]
                 let hint = NearestName.suggestion(for: key, among: known).map { "did you mean '\($0)'?" }
                     ?? "known: \(known.joined(separator: ", "))"
                 throw HapticSettingsError(source: source, location: key, "unknown setting (\(hint))")

@@ -15,12 +15,21 @@ public struct HapticSettings: Sendable, Hashable {
     /// Strength per category, 0…1, multiplying the presets of that category; a missing
     /// category is 1.
     public var categoryIntensities: [PresetCategory: Double]
+    /// The output device engines use when the program names none (`HAPTICS_DEVICE` still
+    /// wins): any ALSA name, such as `plughw:CARD=Device,DEV=0`. `nil`: ALSA's `default`.
+    public var device: String?
+    /// The actuator profile engines use when the program names none: a built-in name
+    /// (`wideband`, `lra`, `dualsense`, `shaker`) or a profile file. `nil`: `wideband`.
+    public var profile: String?
 
     /// Creates settings; out-of-range strengths are clamped when used.
-    public init(isEnabled: Bool = true, intensity: Double = 1, categoryIntensities: [PresetCategory: Double] = [:]) {
+    public init(isEnabled: Bool = true, intensity: Double = 1, categoryIntensities: [PresetCategory: Double] = [:],
+                device: String? = nil, profile: String? = nil) {
         self.isEnabled = isEnabled
         self.intensity = intensity
         self.categoryIntensities = categoryIntensities
+        self.device = device
+        self.profile = profile
     }
 
     /// Haptics on, everything at full strength: what applies without a settings file.

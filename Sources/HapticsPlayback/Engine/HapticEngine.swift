@@ -81,6 +81,9 @@ public final class HapticEngine: @unchecked Sendable {
         var finishedHandler: (@Sendable (Error?) -> HapticEngineFinishedAction)?
         var autoShutdown = false
         var mutedForHaptics = false
+        var mutedForAudio = false
+        var playsHapticsOnly = false
+        var playsAudioOnly = false
         var freeSlots = Array((0..<RenderLoop.slotCount).reversed())
         /// Synths the audio thread may still use, by slot, until it confirms a detach.
         var synths: [Int: PatternSynth] = [:]
@@ -221,6 +224,26 @@ public final class HapticEngine: @unchecked Sendable {
             state.withLock { $0.mutedForHaptics = newValue }
             try? send(EngineCommand(frame: EngineCommand.now, slot: -1, action: .muteEngine(newValue)))
         }
+    }
+
+    /// Silences audio events (`AudioContinuous`, `AudioCustom`) without stopping players.
+    public var isMutedForAudio: Bool {
+        get { state.withLock { $0.mutedForAudio } }
+        set { state.withLock { $0.mutedForAudio = newValue } }
+    }
+
+    /// Whether the engine ignores audio events. As in Core Haptics, a change takes effect at
+    /// the next ``start()``.
+    public var playsHapticsOnly: Bool {
+        get { state.withLock { $0.playsHapticsOnly } }
+        set { state.withLock { $0.playsHapticsOnly = newValue } }
+    }
+
+    /// Whether the engine ignores haptic events and plays audio events only. As in Core
+    /// Haptics, a change takes effect at the next ``start()``.
+    public var playsAudioOnly: Bool {
+        get { state.withLock { $0.playsAudioOnly } }
+        set { state.withLock { $0.playsAudioOnly = newValue } }
     }
 
     /// Whether the audio thread is running.
