@@ -23,7 +23,7 @@ struct HapticsCommand: ParsableCommand {
         """,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
-            ShowCommand.self, ListCommand.self, DevicesCommand.self,
+            ShowCommand.self, PlotCommand.self, ListCommand.self, DevicesCommand.self,
         ]
     )
 
