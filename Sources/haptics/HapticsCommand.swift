@@ -21,6 +21,7 @@ struct HapticsCommand: ParsableCommand {
           haptics show my.ahap
           haptics help play
         """,
+        version: HapticsVersion.current,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
             ShowCommand.self, PlotCommand.self, ListCommand.self, DevicesCommand.self,
