@@ -187,7 +187,9 @@ struct RenderCommandTests {
         #expect(result.errorLines == ["bad.json:3:3: expected a key in double quotes, found 'm'"])
     }
 
-    @Test("--profile /dev/zero, a folder or a huge file is refused at once, saying why", arguments: [
+    /// How fast the refusal is, is measured by the library's tests; a subprocess's wall time on
+    /// a loaded machine says little.
+    @Test("--profile /dev/zero, a folder or a huge file is refused without reading it, saying why", arguments: [
         ("/dev/zero", "not a regular file (a character device)"),
         (".", "not a regular file (a directory)"),
         ("huge.json", "larger than 1 MiB (104857600 bytes)"),
@@ -198,9 +200,7 @@ struct RenderCommandTests {
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 100 << 20)
         try handle.close()
-        let start = ContinuousClock.now
         let result = try await HapticsProcess.run(["render", "success", "-o", "x.wav", "--profile", path], in: folder.url, timeout: .seconds(30))
-        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(result.status == 1)
         #expect(result.errorLines == ["haptics: \(path): \(problem)"])
     }
