@@ -16,7 +16,7 @@ struct ProfileOptions: ParsableArguments {
     func resolve() throws -> ActuatorProfile {
         guard gain.isFinite, (0...4).contains(gain) else { throw CLIError(message: "--gain must be between 0 and 4", code: .validationFailure) }
         do { return try ActuatorProfile.resolve(profile) } catch {
-            throw CLIError.invalidInput(error.description)
+            throw CLIError.invalidInput(error)
         }
     }
 }
