@@ -62,6 +62,22 @@ public struct ActuatorProfile: Sendable, Hashable {
         builtIn.first { $0.name == name.lowercased() }
     }
 
+    /// Zero-based channels that carry audio events (`AudioContinuous`, `AudioCustom`), left
+    /// then right (one channel: the pair summed to mono). Audio is mixed into the same output
+    /// as the haptics:
+    ///
+    /// - a profile with silent channels sends audio to the first two of them: the DualSense's
+    ///   speaker/headphone channels 1–2, while haptics drive 3–4;
+    /// - a profile whose every channel carries haptics (the mono profiles `wideband`, `lra`,
+    ///   `shaker`, copied to every device channel) adds audio to channels 1 and 2 (left,
+    ///   right) of a stereo-or-wider output, or sums it to mono on a one-channel output.
+    public var audioChannels: [Int] {
+        let silent = (0..<channelCount).filter { !hapticChannels.contains($0) }
+        if silent.count >= 2 { return Array(silent.prefix(2)) }
+        if silent.count == 1 { return silent }
+        return channelCount >= 2 ? [0, 1] : [0]
+    }
+
     /// The frequency for a sharpness value (clamped to 0…1): `fMin + s·(fMax − fMin)`.
     @inlinable public func frequency(sharpness: Double) -> Double {
         minFrequency + min(max(sharpness, 0), 1) * (maxFrequency - minFrequency)
