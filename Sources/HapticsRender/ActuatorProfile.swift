@@ -47,7 +47,7 @@ public struct ActuatorProfile: Sendable, Hashable {
     /// Linear resonant actuators, whose band is narrow around resonance: 140–220 Hz, mono.
     public static let lra = ActuatorProfile(name: "lra", minFrequency: 140, maxFrequency: 220)
     /// Sony DualSense over USB: 4 channels at 48 kHz only, haptics on channels 3–4 (left/right
-    /// voice coils), 1–2 (speaker) silent.
+    /// voice coils), 1–2 (speaker/headphones) silent but for audio events.
     public static let dualsense = ActuatorProfile(
         name: "dualsense", minFrequency: 50, maxFrequency: 300, sampleRate: 48_000,
         allowedSampleRates: [48_000], channelCount: 4, hapticChannels: [2, 3])
