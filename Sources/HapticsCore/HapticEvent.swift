@@ -186,8 +186,19 @@ public struct HapticEvent: Sendable, Hashable {
         public var loopEnabled: Bool?
         /// The folder a relative ``path`` is relative to: the AHAP file's folder when the
         /// decoder was given one (``AHAPDecoder/decode(contentsOf:)`` does); `nil` means the
-        /// current directory. Not written to AHAP.
+        /// current directory. Not written to AHAP, and not part of equality: two resources are
+        /// equal when their AHAP text is (a file and its exported copy decode to equal patterns).
         public var directory: URL?
+
+        public static func == (a: AudioResource, b: AudioResource) -> Bool {
+            a.path == b.path && a.usesVolumeEnvelope == b.usesVolumeEnvelope && a.loopEnabled == b.loopEnabled
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(path)
+            hasher.combine(usesVolumeEnvelope)
+            hasher.combine(loopEnabled)
+        }
 
         /// Creates a reference to a sound file.
         public init(path: String, usesVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil, directory: URL? = nil) {

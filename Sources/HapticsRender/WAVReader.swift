@@ -41,17 +41,6 @@ public final class AudioClip: @unchecked Sendable {
     /// Largest sound file read, in bytes: 64 MiB is about 6 minutes of 48 kHz 32-bit stereo.
     public static let defaultByteLimit = 64 << 20
 
-    /// A clip from interleaved samples (tests, generated sounds).
-    public init(samples: [Float], channelCount: Int, sampleRate: Double) {
-        precondition(channelCount == 1 || channelCount == 2, "mono or stereo only")
-        self.channelCount = channelCount
-        self.sampleRate = sampleRate
-        frameCount = samples.count / channelCount
-        self.samples = .allocate(capacity: max(1, frameCount * channelCount))
-        self.samples.initialize(repeating: 0)
-        for i in 0..<(frameCount * channelCount) { self.samples[i] = samples[i] }
-    }
-
     private init(channelCount: Int, sampleRate: Double, frameCount: Int, samples: UnsafeMutableBufferPointer<Float>) {
         self.channelCount = channelCount
         self.sampleRate = sampleRate
@@ -127,7 +116,7 @@ public final class AudioClip: @unchecked Sendable {
                 }
                 format = (formatTag, u16(start + 2), u32(start + 4), u16(start + 14), u16(start + 12))
             } else if id == "data" {
-                data = start..<(start + (u32(offset + 4) == 0 ? bytes.count - start : size))
+                data = start..<(start + size)
                 if format != nil { break }
             }
             offset = start + size + (size & 1)
