@@ -47,7 +47,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).")
     var format: SampleFormat = .s16
 
-    @Flag(help: "Print duration, peak, RMS and the clipped-sample count (on standard error when -o is -).")
+    @Flag(help: "Print duration, the haptic signal's peak and RMS, the clipped-sample count, and with --audio the audio peak (on standard error when -o is -).")
     var stats = false
 
     @Flag(help: "Mix audio events in (tones and sound files), as `play` plays them; by default the WAV is the haptic drive signal alone.")
