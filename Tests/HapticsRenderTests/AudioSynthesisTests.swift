@@ -289,6 +289,33 @@ struct AudioSynthesisTests {
         #expect(Signal.peak(whole, whole.indices) > 0.1)
     }
 
+    @Test("a seek lands mid-file and mid-tone: after a 1 ms ramp the sound continues as if played through")
+    func seekResumesMidEvent() throws {
+        let folder = try soundFolder(seconds: 1)
+        let pattern = CompiledPattern(HapticPattern(events: [custom(folder, at: 0.1, duration: 0.8, envelope: true, parameters: [.init(.audioPan, 1)]),
+                                                             tone(at: 0, duration: 1, pan: -1)]), includingAudio: true)
+        func run(seekingTo offset: Double?, frames: Int) -> (left: [Float], right: [Float]) {
+            let synth = PatternSynth(pattern: pattern, profile: .wideband, sampleRate: rate)
+            if let offset { synth.seek(to: offset) }
+            var haptic = [Float](repeating: 0, count: frames), left = haptic, right = haptic
+            haptic.withUnsafeMutableBufferPointer { h in
+                left.withUnsafeMutableBufferPointer { l in
+                    right.withUnsafeMutableBufferPointer { r in
+                        synth.render(adding: h.baseAddress!, audioLeft: l.baseAddress!, audioRight: r.baseAddress!, frames: frames)
+                    }
+                }
+            }
+            return (left, right)
+        }
+        let through = run(seekingTo: nil, frames: Int(0.7 * rate))
+        let sought = run(seekingTo: 0.4, frames: Int(0.2 * rate))
+        let skip = 96, start = Int(0.4 * rate)
+        let fileError = (skip..<sought.right.count).map { abs(sought.right[$0] - through.right[start + $0]) }.max() ?? 1
+        #expect(fileError < 2e-3, "file resumed at its place: largest difference \(fileError)")
+        let toneRMS = Signal.rms(sought.left, skip..<sought.left.count), throughRMS = Signal.rms(through.left, start..<(start + sought.left.count))
+        #expect(abs(toneRMS - throughRMS) < 1e-3, "tone resumed at its level")
+    }
+
     // MARK: Reading WAV files
 
     @Test("the reader decodes 16, 24 and 32-bit integer and 32-bit float, mono and stereo, plain and extensible")
