@@ -89,7 +89,7 @@ struct SettingsTests {
         (#"{ "intensity": true }"#, "intensity: expected a number from 0 to 1, got true"),
         (#"{ "intensity": null }"#, "intensity: expected a number from 0 to 1, got null"),
         (#"{ "intesity": 0.5 }"#, "intesity: unknown setting (did you mean 'intensity'?)"),
-        (#"{ "volume": 0.5 }"#, "volume: unknown setting (known: enabled, intensity, categories)"),
+        (#"{ "volume": 0.5 }"#, "volume: unknown setting (known: enabled, intensity, categories, device, profile)"),
         (#"{ "categories": [1] }"#, "categories: expected an object of category strengths"),
         (#"{ "categories": { "impacts": 0.5 } }"#, "categories.impacts: unknown category (did you mean 'impact'?)"),
         (#"{ "categories": { "impact": -1 } }"#, "categories.impact: expected a number from 0 to 1, got -1"),

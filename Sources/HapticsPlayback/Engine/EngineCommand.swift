@@ -14,6 +14,12 @@ struct EngineCommand {
     /// position, so it waits in the pending list); uncounted when applied or dropped.
     var isScheduled = false
 
+    /// Frees what the command carries (a long curve's points), for a command that will never
+    /// reach the audio thread. Not for the audio thread.
+    func releaseResources() {
+        if case .control(_, var element) = action { element.takeOverflow()?.release() }
+    }
+
     enum Action {
         /// Takes over a synth for a player slot (retained by the engine until ``detach``).
         case attach(Unmanaged<PatternSynth>)
@@ -49,4 +55,6 @@ enum EngineEvent {
     case idle
     /// The audio thread ended: after a requested stop, or because the device failed.
     case ended
+    /// A long runtime curve's points the audio thread no longer uses, to free.
+    case release(Unmanaged<CurvePoints>)
 }

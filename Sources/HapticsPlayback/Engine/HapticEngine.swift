@@ -73,6 +73,10 @@ public final class HapticEngine: @unchecked Sendable {
         var output: OpenSink?
         var audioThread: Thread?
         var audioThreadDone: DispatchSemaphore?
+        /// An audio thread that did not end when stopped (its device stopped answering: a
+        /// frozen sound server blocks alsa-lib's write, drop and close alike). It still holds
+        /// the render loop, so no new one may start until it has ended.
+        var stuckThread: DispatchSemaphore?
         var running = false
         var stoppedForIdleness = false
         var outputError: HapticError?
@@ -85,15 +89,22 @@ public final class HapticEngine: @unchecked Sendable {
         var playsHapticsOnly = false
         var playsAudioOnly = false
         var freeSlots = Array((0..<RenderLoop.slotCount).reversed())
-        /// Synths the audio thread may still use, by slot, until it confirms a detach.
+        /// The synth of each slot in use. The audio thread holds it too, unretained by
+        /// ownership rules of its own: its release must never be the last.
         var synths: [Int: PatternSynth] = [:]
+        /// Synths of released players, kept until the audio thread confirms their detach, in
+        /// the order the detaches were sent. Their slots are free at once: the queue is in
+        /// order, so the audio thread detaches the old synth before it attaches a new one.
+        var retiring: [(slot: Int, synth: PatternSynth)] = []
         /// The latest run started per slot, and those not finished yet.
         var latestRun: [Int: Int] = [:]
         var activeSlots: Set<Int> = []
         var completionHandlers: [Int: @Sendable (Error?) -> Void] = [:]
-        /// Players kept alive until they finish (`playPattern`).
-        var fireAndForget: [Int: HapticPatternPlayer] = [:]
+        /// Started players, held until they finish, as Core Haptics does: a player kept only in
+        /// a local variable plays to its end.
+        var playing: [Int: HapticPatternPlayer] = [:]
         var nextRun = 1
+        var notifier: Thread?
     }
 
     private let state = Locked(State())
@@ -102,7 +113,6 @@ public final class HapticEngine: @unchecked Sendable {
     /// Serialises ``start()`` and ``stop()`` (held while the output opens or drains; never
     /// taken by the audio thread, nor while a handler runs).
     private let lifecycle = NSLock()
-    private var notifier: Thread?
 
     /// Creates an engine for an ALSA device. Nothing opens until ``start()``.
     public convenience init(configuration: Configuration = Configuration()) {
@@ -161,7 +171,7 @@ public final class HapticEngine: @unchecked Sendable {
         output?.close()
         if wasRunning { handler?(.engineDestroyed) }
         // Wake the notification thread so it sees the engine gone and ends (it holds the loop).
-        if notifier != nil { state.withLock { $0.loop }?.wake.signal() }
+        if let loop = state.withLock({ $0.notifier != nil ? $0.loop : nil }) { loop.wake.signal() }
     }
 
     /// The render loop, if one was created (for tests).
@@ -274,6 +284,14 @@ public final class HapticEngine: @unchecked Sendable {
         lifecycle.lock()
         defer { lifecycle.unlock() }
         if state.withLock({ $0.running }) { return }
+        if let stuck = state.withLock({ $0.stuckThread }) {
+            guard stuck.wait(timeout: .now()) == .success else {
+                throw .output(.deviceUnavailable(device: configuration.device,
+                                                 reason: "the previous output stopped responding and has not let go yet (a frozen sound server?)"))
+            }
+            stuck.signal()
+            state.withLock { $0.stuckThread = nil }
+        }
         let opened: OpenSink
         switch sink {
         case .audio(let makeOutput):
@@ -302,7 +320,6 @@ public final class HapticEngine: @unchecked Sendable {
         }
         loop.prepareForStart()
         loop.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
-        startNotifierIfNeeded(loop)
         let done = DispatchSemaphore(value: 0)
         let clock = self.clock
         let gain = configuration.gain
@@ -315,8 +332,10 @@ public final class HapticEngine: @unchecked Sendable {
             loop.stopAllPlayers()
             loop.setEndError(error)
             clock.setRunning(false)
-            done.signal()
+            // Last: once `done` is signalled a stopped engine may take the loop's commands
+            // itself, posting events, and the event queue takes one producer at a time.
             loop.post(.ended)
+            done.signal()
         }
         thread.name = "haptics-audio"
         thread.qualityOfService = .userInteractive
@@ -347,10 +366,29 @@ public final class HapticEngine: @unchecked Sendable {
             return (loop, done, output)
         }) else { return }
         loop.requestFadeOutAndStop()
-        if done.wait(timeout: .now() + 1) == .timedOut {
+        // The fade, what the device holds, and a margin.
+        let latency = configuration.latency.components
+        let drainTime = 0.25 + Double(latency.seconds) + Double(latency.attoseconds) * 1e-18
+        if done.wait(timeout: .now() + drainTime) == .timedOut {
             // A device that stopped taking samples: unblock the write and give up on draining.
-            output.interrupt()
-            _ = done.wait(timeout: .now() + 1)
+            // From another thread, since the unblocking call may block as well.
+            Thread.detachNewThread { output.interrupt() }
+            if done.wait(timeout: .now() + 0.25) == .timedOut {
+                // The device does not answer at all. Leave the thread and the device to close
+                // themselves if it ever does; stop() returns rather than hang its caller.
+                state.withLock { s in
+                    s.output = nil
+                    s.audioThread = nil
+                    s.audioThreadDone = nil
+                    s.stuckThread = done
+                }
+                Thread.detachNewThread {
+                    done.wait()
+                    output.close()
+                    done.signal()
+                }
+                return
+            }
         }
         output.close()
         state.withLock { s in
@@ -441,14 +479,9 @@ public final class HapticEngine: @unchecked Sendable {
         try playPattern(document.pattern)
     }
 
-    /// Plays a pattern now, fire-and-forget.
+    /// Plays a pattern now, fire-and-forget (the engine holds the player until it finishes).
     public func playPattern(_ pattern: HapticPattern) throws(HapticError) {
-        let player = try makePlayer(with: pattern)
-        state.withLock { $0.fireAndForget[player.slot] = player }
-        do { try player.start() } catch {
-            state.withLock { _ = $0.fireAndForget.removeValue(forKey: player.slot) }
-            throw error
-        }
+        try makePlayer(with: pattern).start()
     }
 
     /// Calls `handler` once no player is active any more (immediately if none is); its
@@ -487,24 +520,36 @@ public final class HapticEngine: @unchecked Sendable {
         return slot
     }
 
-    /// Releases a slot (player deinit). The synth is freed when the audio thread confirms.
+    /// Releases a slot (player deinit). The slot is free at once; the synth is freed when the
+    /// audio thread confirms.
     func detach(slot: Int) {
         state.withLock { s in
             s.activeSlots.remove(slot)
             s.completionHandlers[slot] = nil
             s.latestRun[slot] = nil
+            // Retiring before the detach is sent: the audio thread may confirm it at once.
+            if let synth = s.synths.removeValue(forKey: slot) { s.retiring.append((slot, synth)) }
         }
-        do { try send(EngineCommand(frame: EngineCommand.now, slot: slot, action: .detach)) } catch {
+        do {
+            try send(EngineCommand(frame: EngineCommand.now, slot: slot, action: .detach))
+            state.withLock { $0.freeSlots.append(slot) }
+        } catch {
             // The queue is wedged: keep the slot reserved rather than risk reusing it.
         }
     }
 
-    /// Starts a slot's pattern at an engine time, restarting the engine after an idle stop.
-    func start(slot: Int, at time: TimeInterval, offset: Double) throws(HapticError) {
+    /// Starts a player's pattern at an engine time, and holds the player until it finishes.
+    ///
+    /// A stopped engine with auto-shutdown enabled starts on this request (Core Haptics:
+    /// "starts and stops automatically on request from one of its pattern players"), whether
+    /// it shut down when idle, was stopped, or never started; without auto-shutdown a player
+    /// start on a stopped engine throws ``HapticError/engineNotRunning``.
+    func start(_ player: HapticPatternPlayer, at time: TimeInterval, offset: Double) throws(HapticError) {
+        let slot = player.slot
         let frame = try frame(for: time)
-        let (running, idleStopped) = state.withLock { ($0.running, $0.stoppedForIdleness) }
+        let (running, startsOnRequest) = state.withLock { ($0.running, $0.autoShutdown || $0.stoppedForIdleness) }
         if !running {
-            guard idleStopped else { throw .engineNotRunning }
+            guard startsOnRequest else { throw .engineNotRunning }
             try start()
         }
         let run = state.withLock { s -> Int in
@@ -512,9 +557,21 @@ public final class HapticEngine: @unchecked Sendable {
             s.nextRun += 1
             s.latestRun[slot] = run
             s.activeSlots.insert(slot)
+            s.playing[slot] = player
             return run
         }
-        try send(EngineCommand(frame: frame, slot: slot, action: .start(offset: offset, run: run)))
+        do {
+            try send(EngineCommand(frame: frame, slot: slot, action: .start(offset: offset, run: run)))
+        } catch {
+            let released = state.withLock { s -> HapticPatternPlayer? in
+                guard s.latestRun[slot] == run else { return nil }
+                s.activeSlots.remove(slot)
+                return s.playing.removeValue(forKey: slot)
+            }
+            // Released outside the lock: the player's deinit takes it.
+            withExtendedLifetime(released) {}
+            throw error
+        }
     }
 
     func setCompletionHandler(slot: Int, _ handler: (@Sendable (Error?) -> Void)?) {
@@ -544,30 +601,48 @@ public final class HapticEngine: @unchecked Sendable {
         }
         let deadline = EngineClock.now() + 100_000_000
         while !producerLock.withLock({ _ in loop.commands.push(command) }) {
+            if takeCommandsWhileStopped(loop) { continue }
             guard EngineClock.now() < deadline else {
                 if command.isScheduled { loop.scheduledCommands.subtract(1, ordering: .relaxed) }
+                command.releaseResources()
                 throw .commandQueueFull
             }
             var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             nanosleep(&pause, nil)
         }
+        takeCommandsWhileStopped(loop)
+    }
+
+    /// With no audio thread to take them, applies queued commands here (see
+    /// ``RenderLoop/applyWhileStopped()``). Skipped when a start or stop is under way: the
+    /// audio thread will take them. Returns whether it ran.
+    @discardableResult
+    private func takeCommandsWhileStopped(_ loop: RenderLoop) -> Bool {
+        guard lifecycle.try() else { return false }
+        defer { lifecycle.unlock() }
+        guard !state.withLock({ $0.running }) else { return false }
+        loop.applyWhileStopped()
+        return true
     }
 
     /// The engine's render loop, created on first use and kept for the engine's life so
     /// commands queued while stopped survive to the next start.
     private func renderLoop() -> RenderLoop {
-        state.withLock { s in
-            if let loop = s.loop { return loop }
+        let (loop, created) = state.withLock { s -> (RenderLoop, Bool) in
+            if let loop = s.loop { return (loop, false) }
             let loop = RenderLoop(profile: configuration.profile, sampleRate: sampleRate, gain: configuration.gain)
             s.loop = loop
-            return loop
+            return (loop, true)
         }
+        // Before any command can produce an event: even a never-started engine hears back
+        // (detached slots, dropped starts).
+        if created { startNotifier(loop) }
+        return loop
     }
 
     // MARK: Notifications
 
-    private func startNotifierIfNeeded(_ loop: RenderLoop) {
-        guard notifier == nil else { return }
+    private func startNotifier(_ loop: RenderLoop) {
         let thread = Thread { [weak self] in
             while true {
                 loop.wake.wait()
@@ -578,26 +653,31 @@ public final class HapticEngine: @unchecked Sendable {
             }
         }
         thread.name = "haptics-notify"
-        notifier = thread
+        state.withLock { $0.notifier = thread }
         thread.start()
     }
 
     private func handle(_ event: EngineEvent, loop: RenderLoop) {
         switch event {
         case .detached(let slot):
-            state.withLock { s in
-                s.synths[slot] = nil
-                s.freeSlots.append(slot)
+            let synth = state.withLock { s -> PatternSynth? in
+                guard let index = s.retiring.firstIndex(where: { $0.slot == slot }) else { return nil }
+                return s.retiring.remove(at: index).synth
             }
+            withExtendedLifetime(synth) {}
+        case .release(let curve):
+            curve.release()
         case .finished(let slot, let run):
             let (handler, keepAlive, allDone) = state.withLock { s -> ((@Sendable (Error?) -> Void)?, HapticPatternPlayer?, Bool) in
                 guard s.latestRun[slot] == run else { return (nil, nil, false) }
                 s.activeSlots.remove(slot)
                 let wasActive = s.finishedHandler != nil && s.activeSlots.isEmpty
-                return (s.completionHandlers[slot], s.fireAndForget.removeValue(forKey: slot), wasActive)
+                return (s.completionHandlers[slot], s.playing.removeValue(forKey: slot), wasActive)
             }
             handler?(nil)
-            _ = keepAlive
+            // The engine's hold on a started player ends here; a player nobody else holds is
+            // released now, outside the lock (its deinit takes it).
+            withExtendedLifetime(keepAlive) {}
             if allDone { handlePlayersFinished() }
         case .idle:
             // Marked before stopping, so a player start racing the stop restarts the engine

@@ -25,7 +25,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     /// Plays the pattern from its start at `time` (restarting it if it is playing).
     public func start(atTime time: TimeInterval = 0) throws(HapticError) {
-        try engine.start(slot: slot, at: time, offset: 0)
+        try engine.start(self, at: time, offset: 0)
     }
 
     /// Stops at `time`: sounding events fade out over 2 ms.
@@ -44,8 +44,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
         }
     }
 
-    /// Runs a parameter curve starting at `time` (which replaces the curve's own time).
-    /// Core Haptics' limit of 16 control points applies; later points are ignored.
+    /// Runs a parameter curve starting at `time` (which replaces the curve's own time). Every
+    /// control point is honoured, as in a pattern's curves (Apple's devices refuse curves of
+    /// more than 16 points; `haptics validate --strict` says so for files).
     public func scheduleParameterCurve(_ curve: HapticParameterCurve, atTime time: TimeInterval = 0) throws(HapticError) {
         guard let control = HapticControl(curve.id) else { return }
         try command(.control(control, RuntimeControls.Element(curve: curve.controlPoints, at: 0)), at: time)

@@ -63,6 +63,9 @@ final class RenderLoop: @unchecked Sendable {
     /// Engine-wide gain and its target (mute, fade-out on stop).
     private var masterGain: Float = 1
     private var masterTarget: Float = 1
+    /// `isMutedForHaptics`: kept apart from the stop fade, which also targets 0, so a
+    /// restarted engine is silent only if it was muted.
+    private var engineMuted = false
     private var masterStep: Float
     private var stopping = false
     private let stopRequested = Atomic<Bool>(false)
@@ -120,6 +123,9 @@ final class RenderLoop: @unchecked Sendable {
     func takeEndError() -> HapticError? { endError.withLock { e in defer { e = nil }; return e } }
 
     deinit {
+        // Not the audio thread (it holds the loop while it runs): free what commands carry.
+        while let command = commands.pop() { command.releaseResources() }
+        for i in 0..<pendingCount { pending[i].releaseResources() }
         for i in 0..<Self.slotCount { slots[i].synth?.release() }
         slots.deinitialize(count: Self.slotCount)
         slots.deallocate()
@@ -134,7 +140,8 @@ final class RenderLoop: @unchecked Sendable {
         stopRequested.store(false, ordering: .relaxed)
         stopping = false
         hasFadedOut = false
-        masterGain = masterTarget == 0 ? 0 : 1
+        masterTarget = engineMuted ? 0 : 1
+        masterGain = masterTarget
         masterStep = gainStep
         idleFrames = 0
         reportedIdle = false
@@ -174,7 +181,17 @@ final class RenderLoop: @unchecked Sendable {
         output.write(mono: mix, frames: frames, into: interleaved)
         clipped.store(output.clippedSamples, ordering: .relaxed)
         trackIdleness(frames: frames)
+        releaseRetiredCurves()
         return UnsafeBufferPointer(start: interleaved, count: frames * channelCount)
+    }
+
+    /// Hands long runtime curves that synths dropped to the notification thread, which frees
+    /// them (freeing here would call the allocator on the audio thread).
+    private func releaseRetiredCurves() {
+        for index in 0..<Self.slotCount {
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { continue }
+            while let curve = synth.runtimeControls.takeRetired() { post(.release(curve)) }
+        }
     }
 
     // MARK: Commands
@@ -229,13 +246,16 @@ final class RenderLoop: @unchecked Sendable {
         let index = command.slot
         switch command.action {
         case .muteEngine(let muted):
-            masterTarget = muted ? 0 : 1
-            masterStep = gainStep
+            engineMuted = muted
+            if !stopping {
+                masterTarget = muted ? 0 : 1
+                masterStep = gainStep
+            }
             return
         default:
             break
         }
-        guard index >= 0 && index < Self.slotCount else { return }
+        guard index >= 0 && index < Self.slotCount else { drop(command); return }
         switch command.action {
         case .attach(let synth):
             slots[index].synth?.release()
@@ -248,7 +268,8 @@ final class RenderLoop: @unchecked Sendable {
             post(.detached(slot: index))
         case .start(let offset, let run):
             guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            synth.runtimeControls.removeAll()
+            // Values sent before the start hold (Core Haptics applies parameters sent before
+            // a player starts); `seek` carries those in effect over to the pattern's start.
             // Seek first: a paused synth only moves, and unpausing then starts what is in
             // progress at `offset` (unpausing first would sound the old position for 2 ms).
             synth.seek(to: offset)
@@ -288,7 +309,7 @@ final class RenderLoop: @unchecked Sendable {
             // A silent player needs no ramp: it starts at its target.
             if slots[index].state == .idle { slots[index].gain = slots[index].targetGain }
         case .control(let control, var element):
-            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { drop(command); return }
             element.shift(by: synth.patternTime)
             synth.runtimeControls.add(element, to: control)
         case .muteEngine:
@@ -312,9 +333,21 @@ final class RenderLoop: @unchecked Sendable {
                 kept += 1
             } else {
                 uncount(pending[i])
+                drop(pending[i])
             }
         }
         pendingCount = kept
+    }
+
+    /// A command that will never apply: a start that never happens still completes (the
+    /// engine holds a started player until it does), and a long curve's points are freed off
+    /// this thread.
+    private func drop(_ command: EngineCommand) {
+        switch command.action {
+        case .start(_, let run): post(.finished(slot: command.slot, run: run))
+        case .control(_, var element): if let curve = element.takeOverflow() { post(.release(curve)) }
+        default: break
+        }
     }
 
     // MARK: Rendering
@@ -421,25 +454,45 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     /// Ends every player, reporting each as finished: the audio thread calls this as it stops,
-    /// so nothing resumes mid-pattern when the engine starts again. Commands still waiting for
-    /// their frame are dropped, except detaches.
+    /// so nothing resumes mid-pattern when the engine starts again. Playback commands still
+    /// waiting for their frame (start, stop, pause, resume, seek, cancel) are dropped, a
+    /// dropped start reporting its run as finished; the rest (slots, settings, parameter
+    /// values) apply now, as they would have while the engine ran.
     func stopAllPlayers() {
+        drainCommandQueue()
         for index in 0..<Self.slotCount where slots[index].state != .idle {
             slots[index].synth?.takeUnretainedValue().silence()
             slots[index].state = .idle
             post(.finished(slot: index, run: slots[index].run))
         }
+        let count = pendingCount
         var kept = 0
-        for i in 0..<pendingCount {
-            if case .detach = pending[i].action {
-                pending[kept] = pending[i]
-                kept += 1
-            } else {
-                uncount(pending[i])
+        for i in 0..<count {
+            let command = pending[i]
+            switch command.action {
+            case .start, .stop, .pause, .resume, .seek, .cancel:
+                uncount(command)
+                drop(command)
+            default:
+                if command.frame <= frame {
+                    pendingCount = kept
+                    apply(command)
+                    kept = pendingCount
+                } else {
+                    pending[kept] = command
+                    kept += 1
+                }
             }
         }
         pendingCount = kept
+        releaseRetiredCurves()
     }
+
+    /// While no audio thread runs, the engine (holding its lifecycle lock) takes the commands
+    /// itself, so players made and dropped on a stopped engine free their slots and the queue
+    /// never fills. Time does not move: nothing renders, and playback commands are dropped as
+    /// when the engine stops.
+    func applyWhileStopped() { stopAllPlayers() }
 
     /// Whether any player is playing, paused or stopping.
     var hasActivePlayers: Bool {
@@ -447,6 +500,8 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     func post(_ event: EngineEvent) {
+        // When the notification thread is 4096 events behind, the event is lost (a long curve's
+        // points leak rather than being freed here).
         _ = events.push(event)
         wake.signal()
     }

@@ -1,0 +1,253 @@
+import Foundation
+import HapticsCore
+import HapticsRender
+import Synchronization
+import HapticsTestSupport
+import Testing
+@testable import HapticsPlayback
+
+/// How code ported from iOS holds engines and players: players kept only in local variables,
+/// engines stopped and started again, parameters sent before a start, long runtime curves,
+/// players made and dropped in a loop. Each case is measured on the samples written.
+@Suite("Engine and player lifetimes")
+struct EngineLifetimeTests {
+    let rate = 48_000.0
+
+    static let tap = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)])
+    static let buzz = HapticPattern(events: [.continuous(at: 0, duration: 0.3, intensity: 1, sharpness: 0.5)])
+
+    /// Lets `seconds` of output through and returns what was written in that time.
+    func run(_ output: ManualOutput, seconds: Double) -> [Float] {
+        let start = output.framesWritten
+        let frames = Int(seconds * rate)
+        output.advance(frames: frames)
+        let wrote = output.waitUntilWritten(frames: start + frames, timeout: 5)
+        #expect(wrote, "the audio thread stopped writing")
+        guard wrote else { return Array(repeating: 0, count: frames) }
+        return Array(output.samples[start..<(start + frames)])
+    }
+
+    /// Plays the way nearly every tutorial does: the player lives only in this function.
+    func playAndForget(_ pattern: HapticPattern, on engine: HapticEngine, completion: (@Sendable (Error?) -> Void)? = nil) throws {
+        let player = try engine.makeAdvancedPlayer(with: pattern)
+        player.completionHandler = completion
+        try player.start(atTime: 0)
+    }
+
+    @Test("a player held only in a local variable plays to its end and calls its completion handler")
+    func localPlayerPlays() throws {
+        let (engine, output) = try makeManualEngine()
+        let finished = Atomic<Int>(0)
+        try playAndForget(Self.buzz, on: engine) { _ in finished.add(1, ordering: .relaxed) }
+        let x = run(output, seconds: 0.6)
+        #expect(Signal.peak(x, 4800..<9600) > 0.95, "the continuous event did not sound")
+        #expect(Signal.rms(x, Int(0.4 * rate)..<Int(0.6 * rate)) == 0)
+        #expect(waitUntil { finished.load(ordering: .relaxed) == 1 }, "the completion handler was not called")
+        output.release()
+        engine.stop()
+        #expect(finished.load(ordering: .relaxed) == 1, "the completion handler ran more than once")
+    }
+
+    @Test("a stopped engine started again plays new and existing players")
+    func restartAfterStop() throws {
+        let outputs = OutputSequence()
+        let engine = HapticEngine(configuration: .init(), output: outputs.factory)
+        let kept = try engine.makePlayer(with: Self.tap)
+        try engine.start()
+        try kept.start(atTime: 0)
+        #expect(Signal.peak(run(outputs.latest, seconds: 0.1), 0..<4800) > 0.9)
+        outputs.latest.release()
+        engine.stop()
+
+        try engine.start()
+        #expect(outputs.count == 2)
+        try kept.start(atTime: 0)
+        try playAndForget(Self.buzz, on: engine)
+        let x = run(outputs.latest, seconds: 0.2)
+        #expect(Signal.peak(x, 0..<480) > 0.9, "the existing player was silent after the restart")
+        #expect(Signal.rms(x, 2400..<9600) > 0.5, "a new player was silent after the restart")
+        outputs.latest.release()
+        engine.stop()
+    }
+
+    @Test("an engine that shut itself down when idle starts again with start() and plays")
+    func restartAfterIdleShutdown() throws {
+        let outputs = OutputSequence()
+        let engine = HapticEngine(configuration: .init(idleTimeout: .milliseconds(50)), output: outputs.factory)
+        engine.isAutoShutdownEnabled = true
+        let stopped = Atomic<Int>(0)
+        engine.stoppedHandler = { reason in if reason == .idleTimeout { stopped.add(1, ordering: .relaxed) } }
+        try engine.start()
+        outputs.latest.release()
+        #expect(waitUntil { stopped.load(ordering: .relaxed) == 1 }, "the engine did not shut down when idle")
+        #expect(waitUntil { !engine.isRunning })
+
+        try engine.start()
+        try playAndForget(Self.buzz, on: engine)
+        let x = run(outputs.latest, seconds: 0.2)
+        #expect(Signal.rms(x, 2400..<9600) > 0.5, "silent after start() following an idle shutdown")
+        outputs.latest.release()
+        engine.stop()
+    }
+
+    @Test("an engine stopped by notifyWhenPlayersFinished starts again with start() and plays")
+    func restartAfterNotifyStop() throws {
+        let outputs = OutputSequence()
+        let engine = HapticEngine(configuration: .init(), output: outputs.factory)
+        try engine.start()
+        let reason = Mutex<HapticEngineStoppedReason?>(nil)
+        engine.stoppedHandler = { r in reason.withLock { $0 = r } }
+        try playAndForget(Self.tap, on: engine)
+        engine.notifyWhenPlayersFinished { _ in .stopEngine }
+        outputs.latest.release()
+        #expect(waitUntil { reason.withLock { $0 } == .notifyWhenFinished })
+        #expect(!engine.isRunning)
+
+        try engine.start()
+        try playAndForget(Self.buzz, on: engine)
+        let x = run(outputs.latest, seconds: 0.2)
+        #expect(Signal.rms(x, 2400..<9600) > 0.5, "silent after start() following notifyWhenPlayersFinished(.stopEngine)")
+        outputs.latest.release()
+        engine.stop()
+    }
+
+    @Test("with auto-shutdown a player start starts an engine that was never started, and one that stopped")
+    func autoShutdownStartsOnRequest() throws {
+        let outputs = OutputSequence()
+        let engine = HapticEngine(configuration: .init(), output: outputs.factory)
+        engine.isAutoShutdownEnabled = true
+        try playAndForget(Self.buzz, on: engine)
+        #expect(engine.isRunning)
+        #expect(Signal.rms(run(outputs.latest, seconds: 0.2), 2400..<9600) > 0.5)
+        outputs.latest.release()
+        engine.stop()
+        try playAndForget(Self.buzz, on: engine)
+        #expect(engine.isRunning && outputs.count == 2)
+        #expect(Signal.rms(run(outputs.latest, seconds: 0.2), 2400..<9600) > 0.5)
+        outputs.latest.release()
+        engine.stop()
+    }
+
+    @Test("without auto-shutdown a player start on a stopped engine throws engineNotRunning")
+    func startOnStoppedEngineThrows() throws {
+        let outputs = OutputSequence()
+        let engine = HapticEngine(configuration: .init(), output: outputs.factory)
+        let player = try engine.makePlayer(with: Self.tap)
+        #expect(throws: HapticError.engineNotRunning) { try player.start(atTime: 0) }
+        #expect(outputs.count == 0)
+    }
+
+    @Test("a value sent before start applies from the start, as Core Haptics does")
+    func parametersBeforeStart() throws {
+        let (engine, output) = try makeManualEngine()
+        let reference = try engine.makePlayer(with: Self.buzz)
+        try reference.start(atTime: 0)
+        let full = Signal.rms(run(output, seconds: 0.4), 2400..<12000)
+
+        let player = try engine.makePlayer(with: Self.buzz)
+        try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0.5)], atTime: 0)
+        try player.start(atTime: 0)
+        let halved = Signal.rms(run(output, seconds: 0.4), 2400..<12000)
+        // Amplitude is intensity², so half the intensity is a quarter of the RMS.
+        #expect(abs(halved / full - 0.25) < 0.02, "RMS ratio \(halved / full)")
+        keep(reference)
+        keep(player)
+        output.release()
+        engine.stop()
+    }
+
+    @Test("a value sent before the engine started applies once it starts")
+    func parametersBeforeEngineStart() throws {
+        let outputs = OutputSequence()
+        let engine = HapticEngine(configuration: .init(), output: outputs.factory)
+        engine.isAutoShutdownEnabled = true
+        let player = try engine.makePlayer(with: Self.buzz)
+        try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, 0)], atTime: 0)
+        try player.start(atTime: 0)
+        let x = run(outputs.latest, seconds: 0.4)
+        #expect(Signal.peak(x, 0..<x.count) == 0, "intensity control 0 sent before start was ignored")
+        keep(player)
+        outputs.latest.release()
+        engine.stop()
+    }
+
+    @Test("a runtime curve honours every control point, past 16, like a curve in a pattern")
+    func longRuntimeCurve() throws {
+        // 40 points: intensity control steps down every 10 ms from 1 to 0.025.
+        let points = (0..<40).map { HapticParameterCurve.ControlPoint(at: Double($0) * 0.01, 1 - Double($0) * 0.025) }
+        let curve = HapticParameterCurve(.hapticIntensityControl, at: 0, controlPoints: points)
+        let long = HapticPattern(events: [.continuous(at: 0, duration: 0.6, intensity: 1, sharpness: 0.5)])
+        let (engine, output) = try makeManualEngine()
+        let player = try engine.makePlayer(with: long)
+        try player.start(atTime: 0)
+        try player.scheduleParameterCurve(curve, atTime: 0)
+        let played = run(output, seconds: 0.7)
+        var inPattern = long
+        inPattern.curves = [curve]
+        let rendered = HapticRenderer.render(inPattern).samples
+        // At 0.35 s the curve is at point 35 (0.125): amplitude (1 × 0.125)² ≈ 0.016.
+        let late = Int(0.35 * rate)..<Int(0.38 * rate)
+        #expect(Signal.peak(played, late) < 0.03, "points past 16 were dropped: peak \(Signal.peak(played, late))")
+        #expect(abs(Double(Signal.peak(played, late)) - Double(Signal.peak(rendered, late))) < 0.002)
+        keep(player)
+        output.release()
+        engine.stop()
+    }
+
+    @Test("players made and dropped in a loop never run out of slots, on a running or a stopped engine")
+    func slotsAreReusedAtOnce() throws {
+        let (engine, output) = try makeManualEngine()
+        output.release()
+        for _ in 0..<1000 { _ = try engine.makePlayer(with: Self.tap) }
+        engine.stop()
+        for _ in 0..<1000 { _ = try engine.makePlayer(with: Self.tap) }
+        let fresh = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in ManualOutput() }
+        for _ in 0..<5000 { _ = try fresh.makePlayer(with: Self.tap) }
+    }
+
+    @Test("players started and dropped in a loop each play to the end and complete exactly once")
+    func droppedStartedPlayersComplete() throws {
+        let (engine, output) = try makeManualEngine()
+        output.release()
+        let completions = Atomic<Int>(0)
+        for i in 0..<300 {
+            let pattern = HapticPattern(events: [.transient(at: Double(i % 7) * 0.001, intensity: 0.2, sharpness: 1)])
+            try playAndForget(pattern, on: engine) { _ in completions.add(1, ordering: .relaxed) }
+        }
+        #expect(waitUntil(timeout: 20) { completions.load(ordering: .relaxed) == 300 },
+                "\(completions.load(ordering: .relaxed)) of 300 completion handlers called")
+        engine.stop()
+        #expect(completions.load(ordering: .relaxed) == 300)
+    }
+}
+
+/// Outputs made one per engine start, so a test can follow an engine through restarts.
+final class OutputSequence: @unchecked Sendable {
+    private let outputs = Mutex<[ManualOutput]>([])
+    let channelCount: Int
+
+    init(channelCount: Int = 1) { self.channelCount = channelCount }
+
+    var factory: HapticEngine.OutputFactory {
+        { [self] rate, _, _ in
+            let output = ManualOutput(sampleRate: rate, channelCount: channelCount)
+            outputs.withLock { $0.append(output) }
+            return output
+        }
+    }
+
+    /// The output of the latest start.
+    var latest: ManualOutput { outputs.withLock { $0.last! } }
+    /// How many times the engine opened an output.
+    var count: Int { outputs.withLock { $0.count } }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(1000)
+    }
+    return true
+}
