@@ -26,7 +26,7 @@ open class CHHapticPattern: @unchecked Sendable {
     public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
         let (nativeEvents, ids) = try Self.convert(events)
         let nativeParameters = try parameters.map { parameter throws(CHHapticError) -> HapticDynamicParameter in
-            HapticDynamicParameter(try Self.convert(parameter.parameterID), Double(parameter.value),
+            HapticDynamicParameter(try Self.convert(parameter.parameterID), parameter.value.decimal,
                                    at: try Self.time(parameter.relativeTime, .badParameterEntry))
         }
         hapticPattern = HapticPattern(events: nativeEvents, parameters: nativeParameters)
@@ -40,7 +40,7 @@ open class CHHapticPattern: @unchecked Sendable {
         let (nativeEvents, ids) = try Self.convert(events)
         let curves = try parameterCurves.map { curve throws(CHHapticError) -> HapticParameterCurve in
             let points = try curve.controlPoints.map { point throws(CHHapticError) in
-                HapticParameterCurve.ControlPoint(at: try Self.time(point.relativeTime, .badParameterEntry), Double(point.value))
+                HapticParameterCurve.ControlPoint(at: try Self.time(point.relativeTime, .badParameterEntry), point.value.decimal)
             }
             return HapticParameterCurve(try Self.convert(curve.parameterID), at: try Self.time(curve.relativeTime, .badParameterEntry),
                                         controlPoints: points)
@@ -129,7 +129,7 @@ open class CHHapticPattern: @unchecked Sendable {
                 guard let id = HapticEvent.ParameterID(rawValue: parameter.parameterID.rawValue) else {
                     throw CHHapticError(.invalidParameterType, "unknown event parameter '\(parameter.parameterID.rawValue)'")
                 }
-                return HapticEvent.Parameter(id, Double(parameter.value))
+                return HapticEvent.Parameter(id, parameter.value.decimal)
             }
             var audio: HapticEvent.AudioResource?
             if kind == .audioCustom {

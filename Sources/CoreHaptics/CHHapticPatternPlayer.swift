@@ -73,7 +73,7 @@ class NativePatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
             guard let id = HapticDynamicParameter.ID(rawValue: parameter.parameterID.rawValue) else {
                 throw CHHapticError(.invalidParameterType, "unknown dynamic parameter '\(parameter.parameterID.rawValue)'")
             }
-            return HapticDynamicParameter(id, Double(parameter.value), at: parameter.relativeTime)
+            return HapticDynamicParameter(id, parameter.value.decimal, at: parameter.relativeTime)
         }
         try mapped { () throws(HapticError) in try player.sendParameters(native, atTime: time) }
     }
@@ -82,7 +82,7 @@ class NativePatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
         guard let id = HapticDynamicParameter.ID(rawValue: parameterCurve.parameterID.rawValue) else {
             throw CHHapticError(.invalidParameterType, "unknown dynamic parameter '\(parameterCurve.parameterID.rawValue)'")
         }
-        let points = parameterCurve.controlPoints.map { HapticParameterCurve.ControlPoint(at: $0.relativeTime, Double($0.value)) }
+        let points = parameterCurve.controlPoints.map { HapticParameterCurve.ControlPoint(at: $0.relativeTime, $0.value.decimal) }
         guard points.allSatisfy({ $0.relativeTime.isFinite && $0.relativeTime >= 0 }) else {
             throw CHHapticError(.invalidTime, "control point times must be finite and not negative")
         }

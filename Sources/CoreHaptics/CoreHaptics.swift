@@ -32,3 +32,9 @@ public typealias CHHapticAdvancedPatternPlayerCompletionHandler = ((any Error)?)
 struct Unchecked<Value>: @unchecked Sendable {
     let value: Value
 }
+
+extension Float {
+    /// The value as the decimal it was written as: `Float(0.7)` becomes `0.7`, not
+    /// `0.699999988079071`, so values set from iOS code read back exactly after an export.
+    var decimal: Double { Double("\(self)") ?? Double(self) }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import CoreHaptics
+import Haptics
+
+/// An output that takes samples at the pace of the wall clock, as a sound card does, and keeps
+/// them: for tests whose commands act "now" (seek), which the unpaced file plugin would place
+/// wherever rendering had raced to.
+final class PacedOutput: AudioOutput, @unchecked Sendable {
+    let sampleRate: Int
+    let channelCount: Int
+    let periodFrames = 240
+    let bufferFrames = 720
+    private let lock = NSLock()
+    private var recorded: [Float] = []
+    private var written = 0
+    private var startedAt: Date?
+    private var closed = false
+
+    init(profile: ActuatorProfile = .wideband) {
+        sampleRate = profile.sampleRate
+        channelCount = profile.channelCount
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError) {
+        let (due, isClosed) = lock.withLock { () -> (Date, Bool) in
+            let start = startedAt ?? Date()
+            startedAt = start
+            recorded.append(contentsOf: samples)
+            written += samples.count / channelCount
+            return (start.addingTimeInterval(Double(written - bufferFrames) / Double(sampleRate)), closed)
+        }
+        if isClosed { throw .deviceLost(device: "paced", reason: "closed") }
+        let wait = due.timeIntervalSinceNow
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    }
+
+    func pendingFrames() -> Int { 0 }
+    func drain() {}
+    func stop() {}
+    func close() { lock.withLock { closed = true } }
+
+    /// The samples so far (interleaved).
+    var samples: [Float] { lock.withLock { recorded } }
+
+    /// A Core Haptics engine playing into a new paced output.
+    static func engine(profile: ActuatorProfile = .wideband) -> (CHHapticEngineOnPacedOutput) {
+        let output = PacedOutput(profile: profile)
+        let native = HapticEngine(configuration: .init(profile: profile)) { _, _, _ in output }
+        return (CHHapticEngine(hapticEngine: native), output)
+    }
+}
+
+typealias CHHapticEngineOnPacedOutput = (engine: CHHapticEngine, output: PacedOutput)
