@@ -73,18 +73,28 @@ open class CHHapticEngine: @unchecked Sendable {
     /// Creates an engine on the output chosen by ``HapticOutputSelection/current``. Nothing
     /// opens until ``start()``.
     public init() throws {
-        let selection = HapticOutputSelection.current
-        outputSelection = selection
-        hapticEngine = HapticEngine(configuration: selection.configuration)
+        (hapticEngine, outputSelection) = Self.makeNativeEngine()
         installHandlers()
+    }
+
+    /// For tests of code that makes its own engines: inside `$nativeEngineFactory.withValue`,
+    /// ``init()`` and ``init(audioSession:)`` use the factory's native engine (say one on a
+    /// recording output) instead of the selected ALSA device.
+    @TaskLocal package static var nativeEngineFactory: (@Sendable () -> HapticEngine)?
+
+    private static func makeNativeEngine() -> (HapticEngine, HapticOutputSelection) {
+        if let factory = nativeEngineFactory {
+            let engine = factory()
+            return (engine, HapticOutputSelection(device: engine.configuration.device, profile: engine.configuration.profile))
+        }
+        let selection = HapticOutputSelection.current
+        return (HapticEngine(configuration: selection.configuration), selection)
     }
 
     /// Creates an engine; the audio session has no meaning on Linux (see ``AVAudioSession``):
     /// the engine is the same as ``init()``'s.
     public init(audioSession: AVAudioSession?) throws {
-        let selection = HapticOutputSelection.current
-        outputSelection = selection
-        hapticEngine = HapticEngine(configuration: selection.configuration)
+        (hapticEngine, outputSelection) = Self.makeNativeEngine()
         installHandlers()
     }
 

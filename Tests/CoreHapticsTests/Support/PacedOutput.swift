@@ -16,9 +16,9 @@ final class PacedOutput: AudioOutput, @unchecked Sendable {
     private var startedAt: Date?
     private var closed = false
 
-    init(profile: ActuatorProfile = .wideband) {
-        sampleRate = profile.sampleRate
-        channelCount = profile.channelCount
+    init() {
+        sampleRate = 48_000
+        channelCount = 1
     }
 
     func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError) {
@@ -42,12 +42,28 @@ final class PacedOutput: AudioOutput, @unchecked Sendable {
     /// The samples so far (interleaved).
     var samples: [Float] { lock.withLock { recorded } }
 
+    /// A native engine playing into this output.
+    func nativeEngine() -> HapticEngine {
+        HapticEngine(configuration: .init(device: "paced", profile: .wideband)) { _, _, _ in self }
+    }
+
     /// A Core Haptics engine playing into a new paced output.
-    static func engine(profile: ActuatorProfile = .wideband) -> (CHHapticEngineOnPacedOutput) {
-        let output = PacedOutput(profile: profile)
-        let native = HapticEngine(configuration: .init(profile: profile)) { _, _, _ in output }
-        return (CHHapticEngine(hapticEngine: native), output)
+    static func engine() -> (engine: CHHapticEngine, output: PacedOutput) {
+        let output = PacedOutput()
+        return (CHHapticEngine(hapticEngine: output.nativeEngine()), output)
+    }
+
+    /// Runs `body` with every `CHHapticEngine()` it makes playing into this output.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        try HapticOutputSelection.$override.withValue(HapticOutputSelection(device: "paced")) {
+            try CHHapticEngine.$nativeEngineFactory.withValue({ self.nativeEngine() }, operation: body)
+        }
+    }
+
+    /// Runs `body` with every `CHHapticEngine()` it makes playing into this output.
+    func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
+        try await HapticOutputSelection.$override.withValue(HapticOutputSelection(device: "paced"), operation: {
+            try await CHHapticEngine.$nativeEngineFactory.withValue({ self.nativeEngine() }, operation: body, isolation: isolation)
+        }, isolation: isolation)
     }
 }
-
-typealias CHHapticEngineOnPacedOutput = (engine: CHHapticEngine, output: PacedOutput)
