@@ -21,9 +21,13 @@ import Haptics
 /// Threads: methods may be called from any thread. ``start(completionHandler:)`` and
 /// ``stop(completionHandler:)`` run in order on the engine's own queue, and ``start()`` waits
 /// for a stop requested before it. Handlers (`stoppedHandler`, `resetHandler`, finished and
-/// completion handlers) are not `@Sendable`, as in Apple's SDK, and, as there, are called on
-/// the engine's background threads, never the main thread: hop to the main actor yourself
-/// when they touch UI state.
+/// completion handlers) are not `@Sendable`, as in Apple's SDK, so closures written in
+/// main-actor code that capture `self` compile unchanged; as there, they are called on the
+/// engine's background threads, never the main thread. A closure written in main-actor code
+/// is isolated to the main actor, and Swift 6 checks isolation at run time in some places
+/// (closures nested in it, such as a `Mutex.withLock` body, trap off the main thread), so
+/// touch main-actor state from a handler through `Task { @MainActor in … }` or
+/// `DispatchQueue.main.async { … }`, as Swift 6 apps must on Apple's platforms too.
 open class CHHapticEngine: @unchecked Sendable {
     /// Called after ``start(completionHandler:)`` or ``stop(completionHandler:)`` completes,
     /// with the error if it failed.
@@ -265,7 +269,7 @@ open class CHHapticEngine: @unchecked Sendable {
     open func makePlayer(with pattern: CHHapticPattern) throws -> any CHHapticPatternPlayer {
         let (native, release) = try prepare(pattern)
         do {
-            return NativePatternPlayer(try hapticEngine.makePlayer(with: native), onRelease: release)
+            return NativePatternPlayer(try hapticEngine.makePlayer(with: native), pattern: native, onRelease: release)
         } catch {
             release?()
             throw CHHapticError(error)
@@ -277,7 +281,7 @@ open class CHHapticEngine: @unchecked Sendable {
     open func makeAdvancedPlayer(with pattern: CHHapticPattern) throws -> any CHHapticAdvancedPatternPlayer {
         let (native, release) = try prepare(pattern)
         do {
-            return NativeAdvancedPatternPlayer(try hapticEngine.makeAdvancedPlayer(with: native), onRelease: release)
+            return NativeAdvancedPatternPlayer(try hapticEngine.makeAdvancedPlayer(with: native), pattern: native, onRelease: release)
         } catch {
             release?()
             throw CHHapticError(error)

@@ -55,11 +55,14 @@ func mapped<T>(_ body: () throws(HapticError) -> T) throws(CHHapticError) -> T {
 /// A ``CHHapticPatternPlayer`` over a native player.
 class NativePatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
     let player: HapticPatternPlayer
+    /// The native pattern it plays, with audio resources resolved.
+    let pattern: HapticPattern
     /// Releases what the player holds on its engine (audio resources in use).
     private let onRelease: (@Sendable () -> Void)?
 
-    init(_ player: HapticPatternPlayer, onRelease: (@Sendable () -> Void)?) {
+    init(_ player: HapticPatternPlayer, pattern: HapticPattern, onRelease: (@Sendable () -> Void)?) {
         self.player = player
+        self.pattern = pattern
         self.onRelease = onRelease
     }
 

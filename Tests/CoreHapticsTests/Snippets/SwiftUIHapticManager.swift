@@ -1,7 +1,8 @@
 // The shape most SwiftUI-era open-source apps give Core Haptics: a main-actor
 // `HapticManager` singleton keeps `var engine: CHHapticEngine?`, prepares it after checking
 // `capabilitiesForHardware()`, restarts it from the stopped and reset handlers (closures
-// capturing `self`), and plays each tap with a player in a local variable.
+// capturing `self` that hop to the main actor, as Swift 6 code must since the handlers run on
+// the engine's threads), and plays each tap with a player in a local variable.
 import CoreHaptics
 import HapticsTestSupport
 import Testing
@@ -26,15 +27,19 @@ private final class HapticManager {
 
             engine?.stoppedHandler = { reason in
                 print("Haptic engine stopped: \(reason)")
-                self.restarts += 1
+                Task { @MainActor in
+                    self.restarts += 1
+                }
             }
 
             engine?.resetHandler = { [weak self] in
                 print("Haptic engine reset, restarting")
-                do {
-                    try self?.engine?.start()
-                } catch {
-                    print("Failed to restart the haptic engine: \(error)")
+                Task { @MainActor in
+                    do {
+                        try self?.engine?.start()
+                    } catch {
+                        print("Failed to restart the haptic engine: \(error)")
+                    }
                 }
             }
 
