@@ -14,7 +14,8 @@ public protocol CHHapticParameterAttributes: AnyObject {
 /// ``CHHapticEngine/capabilitiesForHardware()``.
 public protocol CHHapticDeviceCapability {
     /// Whether haptic events can play: on Linux, whether an output is configured
-    /// (`HAPTICS_DEVICE` or the user's settings) or ALSA lists a playback device.
+    /// (`HAPTICS_DEVICE` or the user's settings) or ALSA has playback hardware (see
+    /// `HapticOutputSelection.isOutputAvailable`).
     var supportsHaptics: Bool { get }
     /// Whether audio events (`AudioContinuous`, `AudioCustom`) are heard.
     var supportsAudio: Bool { get }

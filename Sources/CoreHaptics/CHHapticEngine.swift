@@ -130,8 +130,8 @@ open class CHHapticEngine: @unchecked Sendable {
     // MARK: Capabilities
 
     /// What this machine can play: haptics when an output is configured (`HAPTICS_DEVICE` or
-    /// the user's settings) or ALSA lists a playback device; the attributes are those of the
-    /// configured actuator profile.
+    /// the user's settings) or ALSA has a sound card or hardware playback device; the
+    /// attributes describe the configured actuator profile.
     open class func capabilitiesForHardware() -> any CHHapticDeviceCapability {
         let selection = HapticOutputSelection.current
         return OutputCapability(selection: selection, supportsHaptics: selection.isOutputAvailable)

@@ -99,9 +99,19 @@ public struct HapticOutputSelection: Sendable, Equatable {
     @TaskLocal public static var override: HapticOutputSelection?
 
     /// Whether there is an output to play on: one was configured (environment or settings),
-    /// or ALSA lists a playback device other than `null`.
+    /// or ALSA has a sound card or lists a hardware playback device (`hw:`, `plughw:`,
+    /// `sysdefault:`). ALSA's software plugins (`null`, `pulse`, `jack`, rate converters) are
+    /// listed on every machine with alsa-lib, sound card or not, so they do not count.
     public var isOutputAvailable: Bool {
-        isConfigured || ALSADevices.playbackDevices().contains { $0.name != "null" }
+        isConfigured || Self.hasPlaybackHardware()
+    }
+
+    /// Whether ALSA sees a sound card or a hardware playback device.
+    public static func hasPlaybackHardware() -> Bool {
+        if !ALSADevices.soundCards().isEmpty { return true }
+        return ALSADevices.playbackDevices().contains { device in
+            ["hw:", "plughw:", "sysdefault:"].contains { device.name.hasPrefix($0) }
+        }
     }
 
     /// An engine configuration for this output.

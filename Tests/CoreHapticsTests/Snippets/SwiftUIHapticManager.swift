@@ -79,7 +79,9 @@ struct SwiftUIHapticManagerTests {
         let x = try await output.run { () async throws -> [Float] in
             let manager = HapticManager()
             manager.playTap(intensity: 0.5, sharpness: 0.2)
-            try await Task.sleep(for: .milliseconds(150))
+            // Not `await Task.sleep`: other main-actor tests could run meanwhile for long
+            // enough that auto-shutdown stops the engine (and the file output starts over).
+            usleep(150_000)
             manager.playTap()
             // The file output runs ahead of the wall clock: read up to the engine's clock.
             let x = try output.samples(seconds: (manager.engine?.currentTime ?? 0) + 0.3)
