@@ -15,10 +15,13 @@ final class PacedOutput: AudioOutput, @unchecked Sendable {
     private var written = 0
     private var startedAt: Date?
     private var closed = false
+    /// Fails with `deviceLost` once this many frames were written (an unplugged device).
+    let failAfterFrames: Int?
 
-    init() {
+    init(failAfterFrames: Int? = nil) {
         sampleRate = 48_000
         channelCount = 1
+        self.failAfterFrames = failAfterFrames
     }
 
     func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError) {
@@ -30,6 +33,9 @@ final class PacedOutput: AudioOutput, @unchecked Sendable {
             return (start.addingTimeInterval(Double(written - bufferFrames) / Double(sampleRate)), closed)
         }
         if isClosed { throw .deviceLost(device: "paced", reason: "closed") }
+        if let limit = failAfterFrames, lock.withLock({ written }) > limit {
+            throw .deviceLost(device: "paced", reason: "unplugged")
+        }
         let wait = due.timeIntervalSinceNow
         if wait > 0 { Thread.sleep(forTimeInterval: wait) }
     }
