@@ -5,8 +5,8 @@
 /// ducking. An engine created with a session plays exactly as one created with
 /// ``CHHapticEngine/init()``, on the output chosen the same way. Apps that configure the
 /// session (`setCategory`, `setActive`) need those calls behind `#if os(iOS)`.
-open class AVAudioSession: @unchecked Sendable {
-    private static let shared = AVAudioSession()
+open class AVAudioSession {
+    nonisolated(unsafe) private static let shared = AVAudioSession()
 
     /// The process's one session, as on Apple's platforms.
     open class func sharedInstance() -> AVAudioSession { shared }

@@ -18,7 +18,8 @@ import Haptics
 /// ALSA name, including `null` and `file:'/tmp/x.wav',wav`), then the user's settings, then
 /// ALSA's `default`. Several engines may exist at once, each with its own output.
 ///
-/// Threads: methods may be called from any thread. ``start(completionHandler:)`` and
+/// Threads: methods may be called from any thread (the class is not `Sendable`, as in Apple's
+/// SDK, so that subclasses need not be). ``start(completionHandler:)`` and
 /// ``stop(completionHandler:)`` run in order on the engine's own queue, and ``start()`` waits
 /// for a stop requested before it. Handlers (`stoppedHandler`, `resetHandler`, finished and
 /// completion handlers) are not `@Sendable`, as in Apple's SDK, so closures written in
@@ -28,7 +29,7 @@ import Haptics
 /// (closures nested in it, such as a `Mutex.withLock` body, trap off the main thread), so
 /// touch main-actor state from a handler through `Task { @MainActor in … }` or
 /// `DispatchQueue.main.async { … }`, as Swift 6 apps must on Apple's platforms too.
-open class CHHapticEngine: @unchecked Sendable {
+open class CHHapticEngine {
     /// Called after ``start(completionHandler:)`` or ``stop(completionHandler:)`` completes,
     /// with the error if it failed.
     public typealias CompletionHandler = ((any Error)?) -> Void
@@ -195,27 +196,31 @@ open class CHHapticEngine: @unchecked Sendable {
     /// Starts the engine, blocking until it runs (after any stop requested before).
     /// - Throws: ``CHHapticError/Code/serverInitFailed`` when the output cannot be opened.
     open func start() throws {
-        try lifecycle.sync { try startNow() }
+        let native = hapticEngine
+        try lifecycle.sync { try Self.start(native) }
     }
 
     /// Starts the engine in the background and calls `completionHandler` (on a background
     /// queue) with nil or the error.
     open func start(completionHandler: CompletionHandler? = nil) {
         let handler = Unchecked(value: completionHandler)
+        let native = hapticEngine
         lifecycle.async {
             var failure: (any Error)?
-            do { try self.startNow() } catch { failure = error }
+            do { try Self.start(native) } catch { failure = error }
             let result = Unchecked(value: failure)
             DispatchQueue.global().async { handler.value?(result.value) }
         }
     }
 
-    /// Starts the engine.
-    open func start() async throws {
+    /// Starts the engine. Runs on the caller's actor (`nonisolated(nonsending)`), so
+    /// main-actor code can await it on the engine it holds.
+    nonisolated(nonsending) open func start() async throws {
+        let native = hapticEngine
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             lifecycle.async {
                 do {
-                    try self.startNow()
+                    try Self.start(native)
                     continuation.resume()
                 } catch {
                     continuation.resume(throwing: error)
@@ -229,24 +234,26 @@ open class CHHapticEngine: @unchecked Sendable {
     /// ``stoppedHandler`` is not called. Players stay valid: start the engine again to use them.
     open func stop(completionHandler: CompletionHandler? = nil) {
         let handler = Unchecked(value: completionHandler)
+        let native = hapticEngine
         lifecycle.async {
-            self.hapticEngine.stop()
+            native.stop()
             DispatchQueue.global().async { handler.value?(nil) }
         }
     }
 
-    /// Stops the engine.
-    open func stop() async throws {
+    /// Stops the engine (see ``stop(completionHandler:)``). Runs on the caller's actor.
+    nonisolated(nonsending) open func stop() async throws {
+        let native = hapticEngine
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lifecycle.async {
-                self.hapticEngine.stop()
+                native.stop()
                 continuation.resume()
             }
         }
     }
 
-    private func startNow() throws(CHHapticError) {
-        do { try hapticEngine.start() } catch { throw CHHapticError(error) }
+    private static func start(_ native: HapticEngine) throws(CHHapticError) {
+        do { try native.start() } catch { throw CHHapticError(error) }
     }
 
     /// Calls `finishedHandler` once no player is active (at once if none is or the engine is

@@ -5,7 +5,7 @@ import Haptics
 /// A pattern copies what it is made from; changing the events or parameters afterwards does
 /// not change it. It holds a native ``HapticPattern`` (``hapticPattern``), which the engine
 /// plays.
-open class CHHapticPattern: @unchecked Sendable {
+open class CHHapticPattern {
     /// The native pattern. `AudioCustom` events made from a registered audio resource hold an
     /// empty path here until an engine resolves their ID (``audioResourceIDs``).
     public let hapticPattern: HapticPattern

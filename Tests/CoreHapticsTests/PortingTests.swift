@@ -18,13 +18,12 @@ private final class BumpEvent: CHHapticEvent {
     }
 }
 
-/// An app's engine subclass counting its starts.
-private final class CountingEngine: CHHapticEngine, @unchecked Sendable {
-    private let count = Mutex(0)
-    var starts: Int { count.withLock { $0 } }
+/// An app's engine subclass counting its starts, with mutable state and no annotations.
+private class CountingEngine: CHHapticEngine {
+    var starts = 0
 
     override func start() throws {
-        count.withLock { $0 += 1 }
+        starts += 1
         try super.start()
     }
 }
