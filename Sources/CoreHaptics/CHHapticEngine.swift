@@ -76,7 +76,8 @@ open class CHHapticEngine {
     private let lifecycle = DispatchQueue(label: "CHHapticEngine.lifecycle")
 
     /// Creates an engine on the output chosen by ``HapticOutputSelection/current``. Nothing
-    /// opens until ``start()``.
+    /// opens until ``start()``, so on Linux this never throws; a missing device is reported
+    /// by ``start()`` (``CHHapticError/Code/serverInitFailed``).
     public init() throws {
         (hapticEngine, outputSelection) = Self.makeNativeEngine()
         installHandlers()
@@ -104,7 +105,8 @@ open class CHHapticEngine {
     }
 
     /// Creates an engine over a native engine, such as one on a gamepad's rumble motors
-    /// (`HapticEngine(rumble:)`) or a custom output.
+    /// (`HapticEngine(rumble:)`) or a custom output. The native engine's stopped and reset
+    /// handlers are replaced by this engine's.
     public init(hapticEngine: HapticEngine) {
         self.hapticEngine = hapticEngine
         outputSelection = HapticOutputSelection(device: hapticEngine.configuration.device, profile: hapticEngine.configuration.profile)
