@@ -62,15 +62,47 @@ struct PlayCommand: ParsableCommand {
         if let loop, loop < 0 { throw ValidationError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
 
+    @OptionGroup var watching: WatchOptions
+
     func run() throws {
         // Before anything opens: a signal during start-up still ends with the fade and the
         // right exit status rather than killing the process with a device half-open.
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
-        let done = DispatchSemaphore(value: 0)
-        interruption.onSignal {
-            done.signal()
-            Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
+        guard watching.watch else {
+            let done = DispatchSemaphore(value: 0)
+            interruption.onSignal {
+                done.signal()
+                Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
+            }
+            return try playOnce(until: done, interruption: interruption)
         }
+        // Each save stops what plays and plays the new version; a bad edit is reported and
+        // the last good one is not played again until the file is fixed.
+        let watcher = try FileWatcher(paths: [input.watchedFile()])
+        while true {
+            let done = DispatchSemaphore(value: 0)
+            let changed = DispatchSemaphore(value: 0)
+            interruption.onSignal {
+                done.signal()
+                Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
+            }
+            Thread.detachNewThread {
+                watcher.waitForChange()
+                changed.signal()
+                done.signal()
+            }
+            do {
+                try playOnce(until: done, interruption: interruption)
+            } catch let error as CLIError {
+                writeStandardError(error.line)
+            }
+            writeStandardError("haptics: watching \(input.pattern) for changes (Ctrl-C to stop)")
+            changed.wait()
+        }
+    }
+
+    /// Plays the pattern until it completes or `done` is signalled (a signal, a change).
+    private func playOnce(until done: DispatchSemaphore, interruption: SignalWatcher) throws {
         let loaded = try input.load()
         let profile = try profileOptions.resolve()
         reportWarnings(loaded)

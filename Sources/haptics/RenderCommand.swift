@@ -61,7 +61,14 @@ struct RenderCommand: ParsableCommand {
         guard (1...1000).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 1…1000") }
     }
 
+    @OptionGroup var watching: WatchOptions
+
     func run() throws {
+        guard watching.watch else { return try runOnce() }
+        try FileWatcher.repeatedly(watching: [input.watchedFile()]) { try runOnce() }
+    }
+
+    private func runOnce() throws {
         let loaded = try input.load()
         if rumble {
             reportWarnings(loaded)

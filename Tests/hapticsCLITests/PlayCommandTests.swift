@@ -44,6 +44,21 @@ final class BackgroundHaptics {
         kill(process.processIdentifier, signal)
     }
 
+    /// What the process has written to standard output so far.
+    var outputSoFar: String {
+        String(decoding: (try? Data(contentsOf: scratch.appendingPathComponent("stdout"))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Polls standard output until `condition` holds (true) or `timeout` passes (false).
+    func waitForOutput(timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if condition(outputSoFar) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(outputSoFar)
+    }
+
     /// Waits for the process to end, killing it after `timeout` (a hang, recorded as an issue).
     func wait(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
         let clock = ContinuousClock()
