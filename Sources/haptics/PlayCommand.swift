@@ -102,7 +102,10 @@ struct PlayCommand: ParsableCommand {
         }
         interruption.onSignal { done.signal() }
         done.wait()
+        let clipped = engine.clippedSamples
+        let played = Int(engine.currentTime * Double(rumble == nil ? profile.sampleRate : 1000))
         engine.stop()
+        if let warning = clippingWarning(clippedSamples: clipped, of: played) { writeStandardError(warning) }
         if interruption.received {
             throw CLIError(message: "interrupted", code: .interrupted)
         }
@@ -125,6 +128,7 @@ struct PlayCommand: ParsableCommand {
         }
         let s = renderer.statistics
         writeStandardError("haptics: no audio output to play on (\(reason)).")
+        if let warning = clippingWarning(clippedSamples: s.clippedSamples, of: s.frames) { writeStandardError(warning) }
         writeStandardOutput("""
         Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)
           \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")

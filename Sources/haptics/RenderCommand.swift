@@ -88,6 +88,9 @@ struct RenderCommand: ParsableCommand {
                 + level + String(format: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
             if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
         }
+        if let warning = clippingWarning(clippedSamples: renderer.statistics.clippedSamples, of: renderer.statistics.frames) {
+            writeStandardError(warning)
+        }
         if renderer.droppedEvents > 0 {
             writeStandardError("haptics: warning: \(renderer.droppedEvents) events overlapped more than the synthesizer's voices and were left out")
         }
