@@ -108,3 +108,28 @@ struct OutputSafetyTests {
         #expect(exported.contains("HapticContinuous"))
     }
 }
+
+@Suite("haptics play --device file:")
+struct PlayFileHeaderTests {
+    @Test("the WAV a file: device gets says what its samples are: IEEE float, 32 bits, with the samples of render --format f32")
+    func floatHeader() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("sample.ahap", samplePattern)
+        let captured = folder.url.appendingPathComponent("captured.wav")
+        let play = try await HapticsProcess.run(["play", "sample.ahap", "--device", "file:'\(captured.path)',wav"], in: folder.url, timeout: .seconds(60))
+        #expect(play.status == 0, "\(play.errorOutput)")
+        let render = try await HapticsProcess.run(["render", "sample.ahap", "-o", "rendered.wav", "--format", "f32"], in: folder.url, timeout: .seconds(60))
+        #expect(render.status == 0)
+        let wav = try WAVContents(contentsOf: captured)
+        #expect(wav.formatTag == 3)
+        #expect(wav.bitsPerSample == 32)
+        #expect(wav.blockAlign == 4 * wav.channelCount)
+        // The capture starts with the engine's lead-in; its signal is the render's, read as floats.
+        let rendered = try WAVContents(contentsOf: folder.url.appendingPathComponent("rendered.wav")).float32Samples
+        let signal = WAVContents.channel(0, of: wav.float32Samples, channels: wav.channelCount)
+        let start = try #require(signal.firstIndex { $0 != 0 })
+        let renderedStart = try #require(rendered.firstIndex { $0 != 0 })
+        let same = signal.dropFirst(start).prefix(rendered.count - renderedStart).elementsEqual(rendered.dropFirst(renderedStart)) { $0.bitPattern == $1.bitPattern }
+        #expect(same, "the captured floats differ from the render")
+    }
+}
