@@ -170,7 +170,21 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
     public func drain() {
         guard !closed.load(ordering: .acquiring) else { return }
-        snd_pcm_drain(handle)
+        // Waits for what the device holds to be heard, then drops the (silent) rest, rather
+        // than `snd_pcm_drain`: through a sound server that also waits out the server's own
+        // stream buffer, tens of milliseconds more, and blocks for good on a frozen server.
+        // The wait is bounded by the buffer, so a device that reports nonsense cannot hold it.
+        var delay: snd_pcm_sframes_t = 0
+        if isPaced, snd_pcm_delay(handle, &delay) >= 0, delay > 0 {
+            let frames = min(Int(delay), bufferFrames)
+            let nanoseconds = frames * 1_000_000_000 / max(1, sampleRate)
+            var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            snd_pcm_drop(handle)
+        } else {
+            snd_pcm_drain(handle)
+        }
         snd_pcm_prepare(handle)
     }
 

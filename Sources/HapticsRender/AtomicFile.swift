@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +23,9 @@ public struct FileWriteError: Error, Sendable, CustomStringConvertible {
 /// and every reader sees one complete file. A new file gets mode 0644 less the umask; a
 /// replaced file keeps its mode (and, when permitted, its owner).
 ///
+/// A program that ends on a signal calls ``removeTemporaryFiles()`` first (the `haptics`
+/// command does, on SIGINT and SIGTERM), so that an interrupted write leaves nothing behind.
+///
 /// Special targets are written in place and never replaced: `-` (standard output),
 /// character and block devices such as `/dev/null`, FIFOs and sockets. A symbolic link is
 /// followed to the file it names, which is replaced; the link stays a link.
@@ -37,6 +41,8 @@ public final class AtomicFile {
 
     private let fd: Int32
     private let ownsDescriptor: Bool
+    /// The temporary files of every writer not yet committed or discarded, for cleaning up.
+    private static let unfinished = Mutex<Set<String>>([])
     private let io: IO
     private var done = false
 
@@ -114,6 +120,18 @@ public final class AtomicFile {
         ownsDescriptor = true
         targetPath = target
         temporaryPath = created.path
+        Self.unfinished.withLock { _ = $0.insert(created.path) }
+    }
+
+    /// Removes the temporary files of every write in progress, leaving their targets as they
+    /// were; for a program about to exit on a signal. Returns how many it removed.
+    @discardableResult
+    public static func removeTemporaryFiles() -> Int {
+        unfinished.withLock { paths in
+            let count = paths.reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
+            paths.removeAll()
+            return count
+        }
     }
 
     deinit { discard() }
@@ -173,13 +191,16 @@ public final class AtomicFile {
             if close(fd) != 0 {
                 let code = errno
                 unlink(temporaryPath)
+                Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
                 throw message(code)
             }
             if rename(temporaryPath, targetPath) != 0 {
                 let code = errno
                 unlink(temporaryPath)
+                Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
                 throw message(code)
             }
+            Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
             self.temporaryPath = nil
             // Makes the rename itself durable; a failure here loses nothing already visible.
             let folder = open(Self.split(targetPath).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -198,7 +219,10 @@ public final class AtomicFile {
         guard !done else { return }
         done = true
         if ownsDescriptor { close(fd) }
-        if let temporaryPath { unlink(temporaryPath) }
+        if let temporaryPath {
+            unlink(temporaryPath)
+            Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
+        }
         temporaryPath = nil
     }
 

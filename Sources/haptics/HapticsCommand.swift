@@ -12,7 +12,7 @@ struct HapticsCommand: ParsableCommand {
         an .ahap or .json file, or - for standard input.
 
         Exit codes: 0 ok, 1 invalid input, 2 usage error, 69 output device unavailable, \
-        130 interrupted. Errors are one line on standard error.
+        130 interrupted, 143 terminated. Errors are one line on standard error.
 
         Examples:
           haptics play success
@@ -23,7 +23,7 @@ struct HapticsCommand: ParsableCommand {
         """,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
-            ShowCommand.self, ListCommand.self, DevicesCommand.self,
+            ShowCommand.self, PlotCommand.self, ListCommand.self, DevicesCommand.self,
         ]
     )
 

@@ -9,7 +9,10 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play a pattern in real time.",
         discussion: """
         Plays through ALSA (an actuator, a DualSense, a bass shaker, or headphones to preview). \
-        Ctrl-C or SIGTERM fades the output out within 10 ms and exits with 130.
+        Ctrl-C or SIGTERM fades the output out over 5 ms, lets the device play it, sets rumble \
+        motors to zero and exits with 130 (SIGINT) or 143 (SIGTERM), within 100 ms even when \
+        the sound server has frozen or gone away. A signal the shell set to be ignored (a \
+        background job's Ctrl-C) stays ignored.
 
         Without --device, when the machine has no audio output (no sound card, no sound \
         server), the pattern is rendered to a WAV file instead and the command says where it \
@@ -19,7 +22,7 @@ struct PlayCommand: ParsableCommand {
         HAPTICS_INTENSITY; see the README); files play as written.
 
         Exit status: 0 played (or rendered instead), 1 invalid pattern or profile, 2 usage \
-        error, 69 output device unavailable, 130 interrupted.
+        error, 69 output device unavailable, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 
         Examples:
           haptics play success
@@ -60,6 +63,14 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before anything opens: a signal during start-up still ends with the fade and the
+        // right exit status rather than killing the process with a device half-open.
+        let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
+        let done = DispatchSemaphore(value: 0)
+        interruption.onSignal {
+            done.signal()
+            Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
+        }
         let loaded = try input.load()
         let profile = try profileOptions.resolve()
         reportWarnings(loaded)
@@ -83,8 +94,6 @@ struct PlayCommand: ParsableCommand {
                 return
             }
         }
-        let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
-        let done = DispatchSemaphore(value: 0)
         let player: HapticAdvancedPatternPlayer
         do {
             player = try engine.makeAdvancedPlayer(with: loaded.pattern)
@@ -100,18 +109,33 @@ struct PlayCommand: ParsableCommand {
             engine.stop()
             throw CLIError.invalidInput("\(loaded.name): \(error)")
         }
-        interruption.onSignal { done.signal() }
         done.wait()
         let clipped = engine.clippedSamples
         let played = Int(engine.currentTime * Double(rumble == nil ? profile.sampleRate : 1000))
         engine.stop()
         if let warning = clippingWarning(clippedSamples: clipped, of: played) { writeStandardError(warning) }
-        if interruption.received {
-            throw CLIError(message: "interrupted", code: .interrupted)
+        if let signal = interruption.signal {
+            throw CLIError(message: signal == SIGTERM ? "terminated" : "interrupted", code: ExitCode(128 + signal))
         }
         if let error = engine.outputError {
             throw CLIError.deviceUnavailable(error.description)
         }
+    }
+
+    /// Ends the process `deadline` after a signal if the orderly stop has not: a frozen or
+    /// vanished sound server can block alsa-lib's drop, drain and close for good. The kernel
+    /// then closes the devices (a rumble effect belongs to its file descriptor and stops with
+    /// it); a file being written is never left half-done (files are renamed into place whole).
+    private static func exitByDeadline(code: Int32, deadline: Duration = .milliseconds(70)) {
+        let thread = Thread {
+            let c = deadline.components
+            var pause = timespec(tv_sec: Int(c.seconds), tv_nsec: Int(c.attoseconds / 1_000_000_000))
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            _exit(code)
+        }
+        thread.name = "haptics-deadline"
+        thread.start()
     }
 
     /// No device to play on: render the pattern to a file so the user has something real.

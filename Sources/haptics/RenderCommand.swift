@@ -62,6 +62,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        removeUnfinishedFilesOnSignals()
         let loaded = try input.load()
         if rumble {
             reportWarnings(loaded)

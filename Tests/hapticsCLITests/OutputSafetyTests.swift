@@ -91,6 +91,38 @@ struct OutputSafetyTests {
         #expect(names == (["out.wav"] + (0..<20).map { "p\($0).ahap" }).sorted())
     }
 
+    @Test("SIGINT or SIGTERM during a long render: exit 130 or 143, the old file intact, no temporary file", arguments: [SIGINT, SIGTERM])
+    func interruptedRender(signal: Int32) async throws {
+        let folder = try TemporaryFolder()
+        // Ten minutes of continuous events at 96 kHz in floats: 230 MB, many seconds to write.
+        let events = (0..<20).map { "{ \"Event\": { \"Time\": \($0 * 30), \"EventType\": \"HapticContinuous\", \"EventDuration\": 30 } }" }
+        try folder.write("long.ahap", "{ \"Pattern\": [ " + events.joined(separator: ", ") + " ] }")
+        let output = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let target = output.appendingPathComponent("long.wav")
+        try Self.oldContents.write(to: target)
+        let running = try BackgroundHaptics(["render", "long.ahap", "-o", target.path, "--sample-rate", "96000", "--format", "f32"], in: folder.url)
+        // Waits for the temporary file to grow, then interrupts.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(30))
+        func temporarySize() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+            return names.filter { $0 != "long.wav" }.compactMap {
+                (try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent($0).path))?[.size] as? Int
+            }.max() ?? 0
+        }
+        while temporarySize() < 1_000_000, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        running.send(signal)
+        let outcome = try await running.wait(timeout: .seconds(30))
+        #expect(outcome.exited)
+        #expect(outcome.status == 128 + signal)
+        #expect(outcome.errorLines.last == (signal == SIGINT ? "haptics: interrupted" : "haptics: terminated"))
+        #expect(try Data(contentsOf: target) == Self.oldContents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["long.wav"])
+    }
+
     @Test("special targets are written in place: /dev/null stays a device, and the WAV goes through a symlink without replacing it")
     func specialTargets() async throws {
         let folder = try TemporaryFolder()

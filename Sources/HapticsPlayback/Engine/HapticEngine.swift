@@ -73,6 +73,10 @@ public final class HapticEngine: @unchecked Sendable {
         var output: OpenSink?
         var audioThread: Thread?
         var audioThreadDone: DispatchSemaphore?
+        /// An audio thread that did not end when stopped (its device stopped answering: a
+        /// frozen sound server blocks alsa-lib's write, drop and close alike). It still holds
+        /// the render loop, so no new one may start until it has ended.
+        var stuckThread: DispatchSemaphore?
         var running = false
         var stoppedForIdleness = false
         var outputError: HapticError?
@@ -280,6 +284,14 @@ public final class HapticEngine: @unchecked Sendable {
         lifecycle.lock()
         defer { lifecycle.unlock() }
         if state.withLock({ $0.running }) { return }
+        if let stuck = state.withLock({ $0.stuckThread }) {
+            guard stuck.wait(timeout: .now()) == .success else {
+                throw .output(.deviceUnavailable(device: configuration.device,
+                                                 reason: "the previous output stopped responding and has not let go yet (a frozen sound server?)"))
+            }
+            stuck.signal()
+            state.withLock { $0.stuckThread = nil }
+        }
         let opened: OpenSink
         switch sink {
         case .audio(let makeOutput):
@@ -354,10 +366,29 @@ public final class HapticEngine: @unchecked Sendable {
             return (loop, done, output)
         }) else { return }
         loop.requestFadeOutAndStop()
-        if done.wait(timeout: .now() + 1) == .timedOut {
+        // The fade, what the device holds, and a margin.
+        let latency = configuration.latency.components
+        let drainTime = 0.25 + Double(latency.seconds) + Double(latency.attoseconds) * 1e-18
+        if done.wait(timeout: .now() + drainTime) == .timedOut {
             // A device that stopped taking samples: unblock the write and give up on draining.
-            output.interrupt()
-            _ = done.wait(timeout: .now() + 1)
+            // From another thread, since the unblocking call may block as well.
+            Thread.detachNewThread { output.interrupt() }
+            if done.wait(timeout: .now() + 0.25) == .timedOut {
+                // The device does not answer at all. Leave the thread and the device to close
+                // themselves if it ever does; stop() returns rather than hang its caller.
+                state.withLock { s in
+                    s.output = nil
+                    s.audioThread = nil
+                    s.audioThreadDone = nil
+                    s.stuckThread = done
+                }
+                Thread.detachNewThread {
+                    done.wait()
+                    output.close()
+                    done.signal()
+                }
+                return
+            }
         }
         output.close()
         state.withLock { s in

@@ -16,11 +16,13 @@ import Foundation
 public final class SignalWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var handler: (@Sendable () -> Void)?
-    private var _received = false
+    private var _received: Int32?
 
     /// Starts watching `signals`. The process-wide handlers stay installed for the process's
     /// life; a later watcher takes over the callback. The signals are unblocked on the calling
-    /// thread, in case the process inherited a mask that blocks them.
+    /// thread, in case the process inherited a mask that blocks them. A signal the process
+    /// inherited as ignored stays ignored (a shell starts background jobs with SIGINT ignored,
+    /// and Ctrl-C at the terminal is not meant for them).
     public init(signals: [Int32]) {
         SignalPipe.shared.install(signals)
         SignalPipe.shared.setWatcher(self)
@@ -30,17 +32,20 @@ public final class SignalWatcher: @unchecked Sendable {
     public func onSignal(_ handler: @escaping @Sendable () -> Void) {
         let already = lock.withLock { () -> Bool in
             self.handler = handler
-            return _received
+            return _received != nil
         }
         if already { handler() }
     }
 
     /// Whether a signal arrived.
-    public var received: Bool { lock.withLock { _received } }
+    public var received: Bool { lock.withLock { _received != nil } }
 
-    fileprivate func fire() {
+    /// The first signal that arrived, if any.
+    public var signal: Int32? { lock.withLock { _received } }
+
+    fileprivate func fire(_ number: Int32) {
         let handler = lock.withLock { () -> (@Sendable () -> Void)? in
-            _received = true
+            if _received == nil { _received = number }
             return self.handler
         }
         handler?()
@@ -76,7 +81,7 @@ private final class SignalPipe: @unchecked Sendable {
                 if n < 0 && errno == EINTR { continue }
                 guard n == 1 else { return }
                 let watcher = self.lock.withLock { self.watcher }
-                watcher?.fire()
+                watcher?.fire(Int32(byte))
             }
         }
         thread.name = "haptics-signals"
@@ -90,6 +95,11 @@ private final class SignalPipe: @unchecked Sendable {
     func install(_ signals: [Int32]) {
         lock.withLock {
             for number in signals where !installed.contains(number) {
+                var inherited = sigaction()
+                sigaction(number, nil, &inherited)
+                if unsafeBitCast(inherited.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                    continue
+                }
                 var action = sigaction()
                 action.__sigaction_handler.sa_handler = { number in
                     var byte = UInt8(truncatingIfNeeded: number)

@@ -136,6 +136,9 @@ final class PulseAudioServer: @unchecked Sendable {
         try MonitorRecording(server: self)
     }
 
+    /// The server's process (to freeze it with SIGSTOP in fault tests).
+    var processIdentifier: pid_t? { daemon?.pid }
+
     func stop() {
         daemon?.terminate()
         daemon = nil
