@@ -43,6 +43,7 @@ struct PlotCommand: ParsableCommand {
     }
 
     func run() throws {
+        removeUnfinishedFilesOnSignals()
         let loaded = try input.load()
         reportWarnings(loaded.diagnostics)
         let profile = try profileOptions.resolve()

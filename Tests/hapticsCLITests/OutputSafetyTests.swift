@@ -20,13 +20,14 @@ struct OutputSafetyTests {
 
     static let oldContents = Data("the old file, which must survive\n".utf8)
 
-    @Test("out of space: render -o x.wav, --rumble -o x.csv, --rumble --json, export -o: exit 1, one line, the old file intact, no temporary file",
+    @Test("out of space: render -o x.wav, --rumble -o x.csv, --rumble --json, export -o, plot -o x.svg: exit 1, one line, the old file intact, no temporary file",
           .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage),
           arguments: [
             (["render", "long.ahap"], "out.wav"),
             (["render", "long.ahap", "--rumble"], "out.csv"),
             (["render", "long.ahap", "--rumble", "--json"], "out.json"),
             (["export", "long.ahap"], "out.ahap"),
+            (["plot", "long.ahap"], "out.svg"),
           ])
     func outOfSpace(command: [String], name: String) async throws {
         let folder = try TemporaryFolder()
