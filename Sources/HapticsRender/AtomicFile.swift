@@ -97,11 +97,15 @@ public final class AtomicFile {
             temporaryPath = nil
             return
         }
+        // Replacing is no way around a file's permissions: a file we may not write stays.
+        if exists && access(target, W_OK) != 0 { throw failure(errno) }
         let (folder, name) = Self.split(target)
+        // Short enough for the 255-byte name limit whatever the target's name.
+        let stem = String(decoding: name.utf8.prefix(200), as: UTF8.self)
         var created: (fd: Int32, path: String)?
         for _ in 0..<100 {
             let suffix = String(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF, radix: 16)
-            let candidate = (folder == "/" ? "/" : folder + "/") + ".\(name).\(suffix).tmp"
+            let candidate = (folder == "/" ? "/" : folder + "/") + ".\(stem).\(suffix).tmp"
             // The kernel applies the umask to 0644, as for any new file.
             let opened = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if opened >= 0 {

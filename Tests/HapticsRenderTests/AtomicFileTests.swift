@@ -170,6 +170,14 @@ struct AtomicFileTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("dangling.wav")) == "real/new.wav")
     }
 
+    @Test("a target whose name is near the 255-byte limit still gets a temporary file and is written")
+    func longName() throws {
+        let folder = try Folder()
+        let name = String(repeating: "n", count: 251) + ".wav"
+        try writeWAV(to: folder.path(name), frames: 100)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [name])
+    }
+
     @Test("/dev/null is written in place and stays a character device")
     func deviceInPlace() throws {
         try writeWAV(to: "/dev/null", frames: 10_000)
