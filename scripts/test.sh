@@ -9,7 +9,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-swift build --build-tests 2>&1 | tee "$log" | grep -E 'error|warning:' || true
+# The filter shows only errors and warnings and never fails by itself; with pipefail, the
+# pipeline fails exactly when the build does.
+if ! swift build --build-tests 2>&1 | tee "$log" | { grep -E 'error|warning:' || true; }; then
+  echo "error: the build failed; its last lines:" >&2
+  tail -n 20 "$log" >&2
+  exit 1
+fi
 if grep -E '^/.*/(Sources|Tests|Plugins|Benchmarks)/.*: (warning|error):' "$log" | grep -v '/.build/' >/dev/null; then
   echo "error: the build has warnings or errors in this package (see above)" >&2
   exit 1

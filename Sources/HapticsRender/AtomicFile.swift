@@ -6,11 +6,29 @@ import Glibc
 
 /// A failure creating or writing an output file: one line naming the path as given and the
 /// system's reason, `out.wav: cannot write the file (No space left on device)`.
-public struct FileWriteError: Error, Sendable, CustomStringConvertible {
-    /// The line to print.
-    public var description: String
+public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What failed: creating the file, or writing it (including flushing and renaming it).
+    public enum Stage: Sendable, Hashable {
+        case create
+        case write
+    }
+
+    /// The path as given; `-` for standard output.
+    public var path: String
+    public var stage: Stage
     /// The `errno` behind it.
     public var code: Int32
+
+    /// The system's words for ``code``.
+    public var reason: String { String(cString: strerror(code)) }
+
+    /// The line to print.
+    public var description: String {
+        switch stage {
+        case .create: "\(path): cannot create the file (\(reason))"
+        case .write: path == "-" ? "standard output: cannot write (\(reason))" : "\(path): cannot write the file (\(reason))"
+        }
+    }
 }
 
 /// Every file the toolkit writes goes through this type, so that nothing is ever lost.
@@ -79,7 +97,7 @@ public final class AtomicFile {
             return
         }
         func failure(_ code: Int32) -> FileWriteError {
-            FileWriteError(description: "\(path): cannot create the file (\(Self.reason(code)))", code: code)
+            FileWriteError(path: path, stage: .create, code: code)
         }
         let target = try Self.resolveLinks(path, failure: failure)
         var info = stat()
@@ -237,14 +255,7 @@ public final class AtomicFile {
     }
 
     private func message(_ code: Int32) -> FileWriteError {
-        if path == "-" {
-            return FileWriteError(description: "standard output: cannot write (\(Self.reason(code)))", code: code)
-        }
-        return FileWriteError(description: "\(path): cannot write the file (\(Self.reason(code)))", code: code)
-    }
-
-    private static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        FileWriteError(path: path, stage: .write, code: code)
     }
 
     /// Follows symbolic links (relative ones from their own folder) to the path they name,

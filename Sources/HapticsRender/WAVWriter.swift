@@ -11,10 +11,54 @@ public enum SampleFormat: String, Sendable, CaseIterable {
     public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
 }
 
-/// A failure writing a WAV file, naming the file.
-public struct WAVError: Error, Sendable, CustomStringConvertible {
+/// A failure writing a WAV file, naming the file (`standard output` for `-`).
+public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A format a WAV header cannot hold or no reader plays: a sample rate outside
+    /// ``WAVWriter/sampleRateRange`` or a channel count outside ``WAVWriter/channelRange``.
+    /// Nothing was written.
+    case unsupportedFormat(path: String, sampleRate: Int, channelCount: Int)
+    /// The file could not be created, for `reason` (the system's).
+    case cannotCreate(path: String, reason: String)
+    /// Writing failed part-way (or flushing it to the disk, or putting it in place), for
+    /// `reason`; the target, if it existed, is as it was.
+    case writeFailed(path: String, reason: String)
+    /// Closing the file failed (the data may not have reached the disk), for `reason`.
+    case closeFailed(path: String, reason: String)
+
+    /// The file, or `-` for standard output.
+    public var path: String {
+        switch self {
+        case .unsupportedFormat(let path, _, _), .cannotCreate(let path, _), .writeFailed(let path, _), .closeFailed(let path, _):
+            return path
+        }
+    }
+
     /// One line naming the file and what failed.
-    public var description: String
+    public var description: String {
+        let name = path == "-" ? "standard output" : path
+        switch self {
+        case .unsupportedFormat(_, let rate, let channels):
+            return "\(name): cannot write a WAV file at \(rate) Hz with \(channels) channel\(channels == 1 ? "" : "s")"
+                + " (rates \(WAVWriter.sampleRateRange.lowerBound)…\(WAVWriter.sampleRateRange.upperBound) Hz"
+                + " and \(WAVWriter.channelRange.lowerBound)…\(WAVWriter.channelRange.upperBound) channels are supported)"
+        case .cannotCreate(_, let reason):
+            return "\(name): cannot create the file (\(reason))"
+        case .writeFailed(let path, let reason):
+            return path == "-" ? "\(name): cannot write (\(reason))" : "\(name): cannot write the file (\(reason))"
+        case .closeFailed(_, let reason):
+            return "\(name): \(reason)"
+        }
+    }
+}
+
+extension WAVError {
+    /// The WAV form of a failure of the file underneath.
+    init(_ error: FileWriteError, path: String) {
+        switch error.stage {
+        case .create: self = .cannotCreate(path: path, reason: error.reason)
+        case .write: self = .writeFailed(path: path, reason: error.reason)
+        }
+    }
 }
 
 /// Streams interleaved samples into a WAV file or standard output.
@@ -54,8 +98,16 @@ public final class WAVWriter {
 
     /// The RIFF size field's ceiling: 4 GiB − 1 bytes after the first 8.
     public static let riffLimit = Int(UInt32.max)
+    /// Sample rates the writer accepts, in hertz: every rate a WAV reader plays.
+    public static let sampleRateRange = 1...1_000_000
+    /// Channel counts the writer accepts (WAVE_FORMAT_EXTENSIBLE names up to 18 positions;
+    /// more are unspecified but valid).
+    public static let channelRange = 1...256
 
     /// Opens `path` (`-` for standard output) and writes the header for `frameCount` frames.
+    ///
+    /// - Throws: ``WAVError/unsupportedFormat(path:sampleRate:channelCount:)`` before touching
+    ///   the file when the rate or channel count is outside what a header holds.
     public convenience init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
         try self.init(path: path, sampleRate: sampleRate, channelCount: channelCount, format: format,
                       frameCount: frameCount, riffLimit: Self.riffLimit, io: .system)
@@ -64,6 +116,9 @@ public final class WAVWriter {
     /// As the public initializer, with the RIFF size limit and the system calls injectable.
     package init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int,
                  riffLimit: Int, io: AtomicFile.IO = .system) throws(WAVError) {
+        guard Self.sampleRateRange.contains(sampleRate), Self.channelRange.contains(channelCount) else {
+            throw .unsupportedFormat(path: path, sampleRate: sampleRate, channelCount: channelCount)
+        }
         self.path = path
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -77,7 +132,7 @@ public final class WAVWriter {
             file = try AtomicFile(path: path, io: io)
             try file.write(header.bytes)
         } catch {
-            throw WAVError(description: error.description)
+            throw WAVError(error, path: path)
         }
     }
 
@@ -92,7 +147,7 @@ public final class WAVWriter {
         if !isRF64, Self.riffSize(frames: framesWritten + frames, channelCount: channelCount, format: format, rf64: false) > riffLimit {
             file.discard()
             finished = true
-            throw WAVError(description: "\(path): cannot write the file (more frames arrived than a RIFF header can describe; declare them up front to get RF64)")
+            throw .writeFailed(path: path, reason: "more frames arrived than a RIFF header can describe; declare them up front to get RF64")
         }
         var index = 0
         let bytesPerSample = format.bytesPerSample
@@ -120,7 +175,7 @@ public final class WAVWriter {
         do {
             try file.write(UnsafeRawBufferPointer(start: buffer, count: pending))
         } catch {
-            throw WAVError(description: error.description)
+            throw WAVError(error, path: path)
         }
     }
 
@@ -138,7 +193,7 @@ public final class WAVWriter {
             }
             try file.commit()
         } catch {
-            throw WAVError(description: error.description)
+            throw WAVError(error, path: path)
         }
     }
 
