@@ -135,8 +135,9 @@ public final class AtomicFile {
         guard let created else { throw failure(EEXIST) }
         if exists {
             // Best effort: the replacement keeps the old file's permissions and owner.
-            _ = fchmod(created.fd, info.st_mode & 0o7777)
+            // The owner first: changing it clears set-user-ID bits that the mode then restores.
             _ = fchown(created.fd, info.st_uid, info.st_gid)
+            _ = fchmod(created.fd, info.st_mode & 0o7777)
         }
         fd = created.fd
         ownsDescriptor = true

@@ -112,9 +112,12 @@ struct OutputSafetyTests {
                 (try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent($0).path))?[.size] as? Int
             }.max() ?? 0
         }
+        // Polls without suspending: a busy test pool could resume a sleeping task only after
+        // the render had finished.
         while temporarySize() < 1_000_000, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+            usleep(2_000)
         }
+        #expect(temporarySize() >= 1_000_000, "the render's temporary file did not appear")
         running.send(signal)
         let outcome = try await running.wait(timeout: .seconds(30))
         #expect(outcome.exited)
