@@ -11,7 +11,8 @@
 # PREFIX/share/fish/vendor_completions.d/haptics.fish, and 70-haptics.rules in
 # $UDEV_RULES_DIR (default /etc/udev/rules.d for the /usr and /usr/local prefixes, where udev
 # reads it; PREFIX/lib/udev/rules.d otherwise). The list of installed files is kept in
-# PREFIX/share/haptics/install-manifest, which --uninstall follows.
+# PREFIX/share/haptics/install-manifest, which --uninstall follows. HAPTICS_PREBUILT=1 skips
+# the build and installs .build/release/haptics as it is.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -37,7 +38,7 @@ case "$prefix" in
   *) udev_dir=${UDEV_RULES_DIR:-$prefix/lib/udev/rules.d} ;;
 esac
 
-"$root/scripts/install-dependencies.sh"
+[ "${HAPTICS_PREBUILT:-0}" = 1 ] || "$root/scripts/install-dependencies.sh"
 cd "$root"
 log=$(mktemp)
 work=$(mktemp -d)
@@ -49,11 +50,18 @@ build() {
     exit 1
   fi
 }
-echo "building (release, Swift runtime linked statically)…" >&2
-build -c release --static-swift-stdlib --product haptics
-build --product generate-manual
 binary=.build/release/haptics
-generator=$(swift build --show-bin-path)/generate-manual
+generator=.build/debug/generate-manual
+# HAPTICS_PREBUILT=1 installs what is already built (the test suite does, from inside a
+# running `swift test`, which holds the build folder's lock).
+if [ "${HAPTICS_PREBUILT:-0}" != 1 ]; then
+  echo "building (release, Swift runtime linked statically)…" >&2
+  build -c release --static-swift-stdlib --product haptics
+  build --product generate-manual
+fi
+for tool in "$binary" "$generator"; do
+  [ -x "$tool" ] || { echo "error: $tool is not built (run without HAPTICS_PREBUILT)" >&2; exit 1; }
+done
 
 mkdir -p "$work/man"
 "$generator" "$binary" --multi-page --section 1 --output-directory "$work/man" >/dev/null

@@ -21,7 +21,7 @@ struct PatternInput: ParsableArguments {
                 let document = try AHAPDecoder(mode: mode).decode(from: .standardInput, source: "-")
                 return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: "-", baseDirectory: nil)
             } catch {
-                throw CLIError.invalidInput(error.description)
+                throw CLIError.invalidInput(error)
             }
         }
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
@@ -31,7 +31,7 @@ struct PatternInput: ParsableArguments {
                 let document = try AHAPDecoder(mode: mode).decode(contentsOf: url)
                 return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: pattern, baseDirectory: url.deletingLastPathComponent())
             } catch {
-                throw CLIError.invalidInput(error.description)
+                throw CLIError.invalidInput(error)
             }
         }
         guard let resolved = try preset.resolve(name: pattern) else {
