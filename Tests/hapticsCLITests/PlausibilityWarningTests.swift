@@ -21,7 +21,7 @@ struct PlausibilityWarningTests {
         let result = try await HapticsProcess.run(["validate"] + flags + ["c.ahap"], in: folder.url, timeout: .seconds(30))
         #expect(result.status == 1)
         #expect(result.outputLines == [
-            "c.ahap: Pattern[0].Event.EventDuration: error: missing 'EventDuration': a HapticContinuous event needs its length in seconds",
+            "c.ahap:1:27: error: missing 'EventDuration': a HapticContinuous event needs its length in seconds [Pattern[0].Event.EventDuration]",
             "c.ahap: invalid (1 error)",
         ])
     }
@@ -32,8 +32,10 @@ struct PlausibilityWarningTests {
         try folder.write("ms.ahap", Self.millisecondPattern)
         let lenient = try await HapticsProcess.run(["validate", "ms.ahap"], in: folder.url, timeout: .seconds(30))
         #expect(lenient.status == 0)
-        #expect(lenient.outputLines.first?.hasPrefix("ms.ahap: Pattern[1].Event.Time: warning: time 120 s looks like milliseconds") == true)
-        #expect(lenient.outputLines.first?.hasSuffix("did you mean milliseconds?") == true)
+        let line = try #require(lenient.outputLines.first)
+        #expect(line.hasPrefix("ms.ahap:2:"))
+        #expect(line.contains(": warning: time 120 s looks like milliseconds"))
+        #expect(line.hasSuffix("did you mean milliseconds? [Pattern[1].Event.Time]"))
         let strict = try await HapticsProcess.run(["validate", "--strict", "ms.ahap"], in: folder.url, timeout: .seconds(30))
         #expect(strict.status == 1)
     }
@@ -45,7 +47,7 @@ struct PlausibilityWarningTests {
         let result = try await HapticsProcess.run(["render", "ms.ahap", "-o", "/dev/null"], in: folder.url, timeout: .seconds(60))
         #expect(result.status == 0)
         #expect(result.errorLines.count == 1)
-        #expect(result.errorLines.first?.hasSuffix("did you mean milliseconds?") == true)
+        #expect(result.errorLines.first?.hasSuffix("did you mean milliseconds? [Pattern[1].Event.Time]") == true)
     }
 
     /// `haptics: warning: the signal clipped: N of M samples (P%) exceeded ±1 and were cut; …`
