@@ -3,7 +3,7 @@
 @_exported import HapticsPlayback
 @_exported import HapticsPresets
 @_exported import HapticsRender
-import Foundation
+@_exported import Foundation
 import Synchronization
 
 /// One-line haptic feedback for apps: `try Haptics.play(.success)`.

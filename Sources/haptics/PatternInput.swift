@@ -12,8 +12,20 @@ struct PatternInput: ParsableArguments {
     @OptionGroup(title: "Preset options")
     var preset: PresetOptions
 
-    /// Loads the pattern: a file if one exists at the path (or the name looks like one), `-`
-    /// for standard input, otherwise a preset.
+    /// The file `--watch` follows: the pattern's path, or an error for a preset or `-`.
+    func watchedFile() throws -> String {
+        let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
+        guard pattern != "-", looksLikeFile || (PresetLibrary.info(named: pattern) == nil && FileManager.default.fileExists(atPath: pattern)) else {
+            throw CLIError(message: "--watch follows a pattern file; '\(pattern)' is \(pattern == "-" ? "standard input" : "a preset")", code: .validationFailure)
+        }
+        return pattern
+    }
+
+    /// Loads the pattern. A name with a `/` or a known extension (`.ahap`, `.json`) is a file,
+    /// `-` is standard input, and a bare name is a preset, so a file that happens to be called
+    /// `success` never silently replaces the preset: when both exist the preset plays and a
+    /// note says how to pick the file (`./success`). A bare name that is no preset but an
+    /// existing file is that file.
     func load(mode: ValidationMode = .lenient) throws -> LoadedPattern {
         if pattern == "-" {
             // Standard input has no folder, so sound files of AudioCustom events are not looked for.
@@ -25,7 +37,11 @@ struct PatternInput: ParsableArguments {
             }
         }
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
-        if looksLikeFile || FileManager.default.fileExists(atPath: pattern) {
+        let isPreset = !looksLikeFile && PresetLibrary.info(named: pattern) != nil
+        if isPreset && FileManager.default.fileExists(atPath: pattern) {
+            writeStandardError("haptics: note: '\(pattern)' is the preset; a file of that name is here too: give ./\(pattern) to use the file")
+        }
+        if looksLikeFile || (!isPreset && FileManager.default.fileExists(atPath: pattern)) {
             let url = URL(fileURLWithPath: pattern)
             do {
                 let document = try AHAPDecoder(mode: mode).decode(contentsOf: url)

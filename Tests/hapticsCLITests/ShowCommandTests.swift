@@ -24,10 +24,38 @@ struct ShowCommandTests {
         #expect(timeline[1].contains("HapticIntensityControl = 0.80"))
         #expect(timeline[2].contains("HapticSharpnessControl, 2 points until 0.600 s"))
         #expect(timeline[3].contains("duration 0.200 s"))
-        #expect(!result.output.contains("not rendered as haptics"))
+        #expect(!result.output.contains("audio event"))
     }
 
-    @Test("a pattern with audio events says they are kept but not rendered as haptics")
+    @Test("on a terminal, show draws intensity, sharpness and the events under the table; piped, it does not")
+    func terminalTimeline() async throws {
+        let piped = try await HapticsProcess.run(["show", "success"])
+        #expect(!piped.output.contains("intensity │"))
+        let script = try #require(["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "script(1) gives the command a terminal (Debian: bsdutils)")
+        let haptics = try #require(HapticsProcess.executable)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["-qec", "'\(haptics.path)' show success", "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        let intensity = try #require(lines.first { $0.hasPrefix("  intensity │") }, "\(text)")
+        let events = try #require(lines.first { $0.hasPrefix("  events    │") })
+        // success: a soft tap at 0 and a strong one at 0.13 s, the last column.
+        let bars = Array(intensity.dropFirst("  intensity │".count).prefix(60))
+        #expect(bars.first != " " && bars.last == "█", "\(intensity)")
+        #expect(bars.dropFirst(3).dropLast(3).allSatisfy { $0 == " " }, "silent between the taps: \(intensity)")
+        #expect(events.filter { $0 == "╿" }.count == 2, "\(events)")
+        #expect(events.hasSuffix("│ 0–0.13 s"))
+    }
+
+    @Test("a pattern with audio events says play plays them and render mixes them in with --audio")
     func audioNote() async throws {
         let json = """
         { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } },
@@ -36,7 +64,7 @@ struct ShowCommandTests {
         """
         let result = try await HapticsProcess.run(["show", "-"], stdin: Data(json.utf8))
         #expect(result.status == 0)
-        #expect(result.outputLines.last == "note: 2 audio events are kept in the pattern but not rendered as haptics.")
+        #expect(result.outputLines.last == "note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio.")
         #expect(result.output.contains("pop.wav"))
     }
 
@@ -75,7 +103,7 @@ struct ShowCommandTests {
     func help() async throws {
         let result = try await HapticsProcess.run(["show", "--help"])
         #expect(result.status == 0)
-        for text in ["timeline", "not rendered as haptics", "\"counts\"", "Examples:"] {
+        for text in ["timeline", "mixes them in with --audio", "\"counts\"", "Examples:"] {
             #expect(result.output.contains(text), "\(text)")
         }
     }

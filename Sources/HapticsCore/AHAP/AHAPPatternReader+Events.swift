@@ -124,6 +124,6 @@ extension AHAPPatternReader {
                                at: pathLocation, offset: pathValue.start)
             }
         }
-        return HapticEvent.AudioResource(path: file, usesVolumeEnvelope: usesEnvelope, loopEnabled: loops)
+        return HapticEvent.AudioResource(path: file, usesVolumeEnvelope: usesEnvelope, loopEnabled: loops, directory: baseDirectory)
     }
 }

@@ -227,7 +227,8 @@ public final class HapticEngine: @unchecked Sendable {
         }
     }
 
-    /// Silences every player (with a 2 ms ramp) without stopping them.
+    /// Silences haptic events (with a 2 ms ramp) without stopping players; audio events
+    /// play on (see ``isMutedForAudio``).
     public var isMutedForHaptics: Bool {
         get { state.withLock { $0.mutedForHaptics } }
         set {
@@ -236,10 +237,14 @@ public final class HapticEngine: @unchecked Sendable {
         }
     }
 
-    /// Silences audio events (`AudioContinuous`, `AudioCustom`) without stopping players.
+    /// Silences audio events (`AudioContinuous`, `AudioCustom`) with a 2 ms ramp, without
+    /// stopping players; haptic events play on.
     public var isMutedForAudio: Bool {
         get { state.withLock { $0.mutedForAudio } }
-        set { state.withLock { $0.mutedForAudio = newValue } }
+        set {
+            state.withLock { $0.mutedForAudio = newValue }
+            try? send(EngineCommand(frame: EngineCommand.now, slot: -1, action: .muteAudio(newValue)))
+        }
     }
 
     /// Whether the engine ignores audio events. As in Core Haptics, a change takes effect at
@@ -318,6 +323,8 @@ public final class HapticEngine: @unchecked Sendable {
         case .rumble:
             if case .rumble(_, let interval) = sink { loop.configureOutput(channelCount: 1, periodFrames: interval) }
         }
+        let families = state.withLock { (haptics: !$0.playsAudioOnly, audio: !$0.playsHapticsOnly) }
+        loop.setFamilies(haptics: families.haptics, audio: families.audio)
         loop.prepareForStart()
         loop.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
         let done = DispatchSemaphore(value: 0)
@@ -496,9 +503,16 @@ public final class HapticEngine: @unchecked Sendable {
 
     // MARK: Internals used by players
 
+    /// Prepares a pattern for this engine: with its audio events and their sound files, read
+    /// now, unless the engine drives rumble motors (which play haptics only).
+    func compile(_ pattern: HapticPattern) -> CompiledPattern {
+        if case .rumble = sink { return CompiledPattern(pattern) }
+        return CompiledPattern(pattern, includingAudio: true)
+    }
+
     /// Claims a slot and hands a new synth for `pattern` to the audio thread.
-    func attach(_ pattern: HapticPattern) throws(HapticError) -> Int {
-        let synth = PatternSynth(pattern: CompiledPattern(pattern), profile: configuration.profile, sampleRate: Double(sampleRate),
+    func attach(_ pattern: CompiledPattern) throws(HapticError) -> Int {
+        let synth = PatternSynth(pattern: pattern, profile: configuration.profile, sampleRate: Double(sampleRate),
                                  minimumTransientLength: minimumTransientLength)
         guard let slot = state.withLock({ s -> Int? in
             guard let slot = s.freeSlots.popLast() else { return nil }
