@@ -25,5 +25,6 @@ try Haptics.play(.impact(weight: .heavy, intensity: 0.7))
 // Files, rendering, rumble:
 let document = try AHAPDecoder().decode(contentsOf: URL(fileURLWithPath: "boing.ahap"))
 let signal = HapticRenderer.render(document.pattern, profile: .lra)      // samples, stats
+let mixed = HapticRenderer.render(document.pattern, profile: .dualsense, includingAudio: true)
 let motors = RumbleRenderer.timeline(document.pattern)                  // [time_ms, strong, weak]
 let rumble = HapticEngine(rumble: { try RumbleDevices.open(nil) })      // same players, on a gamepad

@@ -427,11 +427,17 @@ public final class HapticEngine: @unchecked Sendable {
             }
             // Devices that do not pace (null, file) would spin while idle: hold the render
             // position at most 100 ms ahead of the wall clock when nothing plays.
+            // Naps of 1 ms until back within that bound (a single nap per block let an idle
+            // engine run about 5× faster than real time), ending at once when a command
+            // arrives and after 20 ms at most, so commands and stops are taken promptly.
             if !loop.hasActivePlayers {
-                let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
-                if Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate {
+                var naps = 0
+                while naps < 20, loop.commands.peek() == nil {
+                    let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
+                    guard Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate else { break }
                     var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
                     nanosleep(&pause, nil)
+                    naps += 1
                 }
             }
         }
