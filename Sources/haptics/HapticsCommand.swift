@@ -23,7 +23,8 @@ struct HapticsCommand: ParsableCommand {
         """,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
-            ShowCommand.self, ListCommand.self, DevicesCommand.self,
+            ShowCommand.self, ListCommand.self, DevicesCommand.self, ConvertCommand.self,
+            AnalyzeCommand.self,
         ]
     )
 
