@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need, builds everything (failing on any warning in this package's
-# own code) and runs the whole test suite.
+# own code), the static release binary, runs the whole test suite and the audio thread's
+# allocation check.
 #   ./scripts/test.sh                  everything, real-time tests last
 #   ./scripts/test.sh --filter Engine  only what matches (passed to `swift test`)
 set -euo pipefail
@@ -9,11 +10,28 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-swift build --build-tests 2>&1 | tee "$log" | grep -E 'error|warning:' || true
+# The filter shows only errors and warnings and never fails by itself; with pipefail, the
+# pipeline fails exactly when the build does.
+if ! swift build --build-tests 2>&1 | tee "$log" | { grep -E 'error|warning:' || true; }; then
+  echo "error: the build failed; its last lines:" >&2
+  tail -n 20 "$log" >&2
+  exit 1
+fi
 if grep -E '^/.*/(Sources|Tests|Plugins|Benchmarks)/.*: (warning|error):' "$log" | grep -v '/.build/' >/dev/null; then
   echo "error: the build has warnings or errors in this package (see above)" >&2
   exit 1
 fi
+# The release binary users copy (Swift runtime linked in) and the man-page generator: the
+# distribution tests read them, and a running `swift test` holds the build folder's lock.
+release_build() {
+  if ! swift build "$@" >"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    echo "error: swift build $* failed" >&2
+    exit 1
+  fi
+}
+release_build -c release --static-swift-stdlib --product haptics
+release_build --product generate-manual
 if [ $# -gt 0 ]; then
   exec swift test --skip-build "$@"
 fi
@@ -22,3 +40,5 @@ fi
 realtime='ALSAOutputPulseTests|PulseEngineTests|pulseIsPaced'
 swift test --skip-build --skip "$realtime"
 swift test --skip-build --filter "$realtime"
+# The audio thread never allocates: counted during a real play (0 allocations, or fail).
+"$root/scripts/check-audio-allocations.sh"

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsCore
 
 extension HapticSettings {
     /// The environment variables that override the settings file, for scripts and tests.
@@ -44,7 +45,7 @@ extension HapticSettings {
             do {
                 settings = try load(contentsOf: URL(fileURLWithPath: file.path))
             } catch {
-                let missing = !FileManager.default.fileExists(atPath: file.path)
+                let missing = if case .file(let failure) = error, failure.problem == .noSuchFile { true } else { false }
                 if !(missing && !file.isExplicit) { problems.append(error) }
             }
         }
@@ -53,14 +54,14 @@ extension HapticSettings {
             case "1", "true", "yes", "on": settings.isEnabled = false
             case "0", "false", "no", "off": settings.isEnabled = true
             default:
-                problems.append(HapticSettingsError(source: EnvironmentKey.disabled, "expected 1 or 0, got '\(value)'; ignored"))
+                problems.append(.variable(name: EnvironmentKey.disabled, value: value, expected: "1 or 0"))
             }
         }
         if let value = environment[EnvironmentKey.intensity], !value.isEmpty {
             if let intensity = Double(value.trimmingCharacters(in: .whitespaces)), (0...1).contains(intensity) {
                 settings.intensity = intensity
             } else {
-                problems.append(HapticSettingsError(source: EnvironmentKey.intensity, "expected a number from 0 to 1, got '\(value)'; ignored"))
+                problems.append(.variable(name: EnvironmentKey.intensity, value: value, expected: "a number from 0 to 1"))
             }
         }
         return Loaded(settings: settings, file: file?.path, problems: problems)
@@ -81,28 +82,22 @@ extension HapticSettings {
     }
 
     /// The largest settings file read; anything bigger is not a settings file.
-    static let largestFile = 1 << 20
+    static let largestFile = JSONFile.defaultByteLimit
 
-    /// Reads a settings file.
+    /// The keys a settings file may have.
+    static let fileKeys = ["enabled", "intensity", "categories", "device", "profile"]
+    /// The longest `device` (ALSA names are short) and `profile` (a name or a path).
+    static let maxDeviceLength = 256
+    static let maxProfileLength = 4096
+
+    /// Reads a settings file: only a regular file of at most 1 MiB. Errors name the file by
+    /// its path.
     public static func load(contentsOf url: URL) throws(HapticSettingsError) -> HapticSettings {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw HapticSettingsError(source: path, "no such file")
-        }
-        guard !isDirectory.boolValue else { throw HapticSettingsError(source: path, "is a directory, not a settings file") }
-        let data: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            data = try handle.read(upToCount: largestFile + 1) ?? Data()
+        do throws(JSONFileError) {
+            return try read(JSONFile(contentsOf: url.path, name: url.path, byteLimit: largestFile))
         } catch {
-            throw HapticSettingsError(source: path, "cannot read: \(error.localizedDescription)")
+            throw .file(error)
         }
-        guard data.count <= largestFile else {
-            throw HapticSettingsError(source: path, "larger than \(largestFile >> 20) MiB; not a settings file")
-        }
-        return try decode(data, source: path)
     }
 
     /// Decodes settings JSON:
@@ -113,114 +108,41 @@ extension HapticSettings {
     /// ```
     ///
     /// Every key is optional; unknown keys are errors, because a misspelt setting that silently
-    /// does nothing is worse than a warning.
+    /// does nothing is worse than a warning. Every error names `source`, the line and column,
+    /// and the key.
     public static func decode(_ data: Data, source: String) throws(HapticSettingsError) -> HapticSettings {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        do throws(JSONFileError) {
+            return try read(JSONFile(bytes: [UInt8](data), name: source))
         } catch {
-            throw syntaxError(error, in: data, source: source)
+            throw .file(error)
         }
-        guard let object = root as? [String: Any] else {
-            throw HapticSettingsError(source: source, "expected a JSON object, like {\"intensity\": 0.8}")
-        }
+    }
+
+    private static func read(_ file: JSONFile) throws(JSONFileError) -> HapticSettings {
+        let object = try file.rootObject(expected: #"a JSON object, like {"intensity": 0.8}"#)
+        try object.checkKeys(fileKeys, noun: "setting")
         var settings = HapticSettings.standard
-        for key in object.keys.sorted() {
-            let value = object[key]
-            switch key {
+        for field in object.fields {
+            switch field.key {
             case "enabled":
-                guard let number = value as? NSNumber, number.isBoolean else {
-                    throw HapticSettingsError(source: source, location: key, "expected true or false, got \(jsonText(value))")
-                }
-                settings.isEnabled = number.boolValue
+                settings.isEnabled = try field.bool()
             case "intensity":
-                settings.intensity = try unitNumber(value, source: source, location: key)
+                settings.intensity = try field.number(in: 0...1)
             case "categories":
-                guard let categories = value as? [String: Any] else {
-                    throw HapticSettingsError(source: source, location: key, "expected an object of category strengths, like {\"impact\": 0.5}")
+                let categories = try field.object(expected: #"an object of category strengths, like {"impact": 0.5}"#)
+                try categories.checkKeys(PresetCategory.allCases.map(\.rawValue), noun: "category")
+                for strength in categories.fields {
+                    guard let name = strength.key, let category = PresetCategory(rawValue: name) else { continue }
+                    settings.categoryIntensities[category] = try strength.number(in: 0...1)
                 }
-                for name in categories.keys.sorted() {
-                    let location = "categories.\(name)"
-                    guard let category = PresetCategory(rawValue: name) else {
-                        let known = PresetCategory.allCases.map(\.rawValue)
-                        let hint = NearestName.suggestion(for: name, among: known).map { "did you mean '\($0)'?" }
-                            ?? "known: \(known.joined(separator: ", "))"
-                        throw HapticSettingsError(source: source, location: location, "unknown category (\(hint))")
-                    }
-                    settings.categoryIntensities[category] = try unitNumber(categories[name], source: source, location: location)
-                }
-            case "device", "profile":
-                guard let text = value as? String, !text.isEmpty else {
-                    throw HapticSettingsError(source: source, location: key, "expected a non-empty string, got \(jsonText(value))")
-                }
-                if key == "device" { settings.device = text } else { settings.profile = text }
+            case "device":
+                settings.device = try field.string(maxLength: maxDeviceLength)
+            case "profile":
+                settings.profile = try field.string(maxLength: maxProfileLength)
             default:
-                let known = ["enabled", "intensity", "categories", "device", "profile"]
-                let hint = NearestName.suggestion(for: key, among: known).map { "did you mean '\($0)'?" }
-                    ?? "known: \(known.joined(separator: ", "))"
-                throw HapticSettingsError(source: source, location: key, "unknown setting (\(hint))")
+                break // refused by checkKeys
             }
         }
         return settings
-    }
-
-    private static func unitNumber(_ value: Any?, source: String, location: String) throws(HapticSettingsError) -> Double {
-        guard let number = value as? NSNumber, !number.isBoolean, number.doubleValue.isFinite, (0...1).contains(number.doubleValue) else {
-            throw HapticSettingsError(source: source, location: location, "expected a number from 0 to 1, got \(jsonText(value))")
-        }
-        return number.doubleValue
-    }
-
-    /// Turns Foundation's "… around character N." into a line and column.
-    private static func syntaxError(_ error: Error, in data: Data, source: String) -> HapticSettingsError {
-        guard !data.isEmpty else { return HapticSettingsError(source: source, "empty file; expected a JSON object") }
-        var detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed"
-        var location = ""
-        if let range = detail.range(of: #" around (line \d+, column \d+|character \d+)\.?$"#, options: .regularExpression) {
-            let place = detail[range]
-            if let offset = place.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .punctuationCharacters)) }),
-               place.contains("character") {
-                location = lineAndColumn(ofOffset: offset, in: data)
-            } else {
-                location = String(place.dropFirst(" around ".count)).trimmingCharacters(in: .punctuationCharacters)
-            }
-            detail = String(detail[..<range.lowerBound])
-        }
-        if detail.hasSuffix(".") { detail.removeLast() }
-        return HapticSettingsError(source: source, location: location, "not valid JSON: \(detail.prefix(1).lowercased() + detail.dropFirst())")
-    }
-
-    private static func lineAndColumn(ofOffset offset: Int, in data: Data) -> String {
-        var line = 1
-        var column = 1
-        for byte in data.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return "line \(line), column \(column)"
-    }
-
-    /// A short rendering of a JSON value for messages.
-    private static func jsonText(_ value: Any?) -> String {
-        guard let value, !(value is NSNull) else { return "null" }
-        switch value {
-        case let number as NSNumber: return number.isBoolean ? (number.boolValue ? "true" : "false") : "\(number)"
-        case let text as String: return "\"\(text.prefix(40))\""
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        default: return "\(value)"
-        }
-    }
-}
-
-extension NSNumber {
-    /// Whether JSON wrote `true` or `false` here rather than a number (Foundation reads both
-    /// as NSNumber; booleans carry the `c` type code).
-    fileprivate var isBoolean: Bool {
-        String(cString: objCType) == "c"
     }
 }

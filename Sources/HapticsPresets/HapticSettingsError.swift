@@ -1,23 +1,31 @@
-/// A settings file or environment variable that cannot be used, as one line naming where
-/// (the file or variable, and the JSON key) and what is wrong.
-public struct HapticSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The settings file's path, or the environment variable's name.
-    public var source: String
-    /// Where in the file, e.g. `categories.impact` or `line 3, column 7`; empty for the whole
-    /// file or variable.
-    public var location: String
-    /// What is wrong.
-    public var message: String
+import HapticsCore
 
-    /// Creates an error.
-    public init(source: String, location: String = "", _ message: String) {
-        self.source = source
-        self.location = location
-        self.message = message
+/// A settings file or environment variable that cannot be used, as a case to match; its
+/// ``description`` is one line naming where (`file:line:column: key`, or the variable) and what
+/// is wrong.
+public enum HapticSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The settings file cannot be read or is invalid; the error says where and why. The
+    /// file's settings were ignored as a whole.
+    case file(JSONFileError)
+    /// An environment variable holds a value it cannot take (`expected` says what it takes);
+    /// the variable was ignored.
+    case variable(name: String, value: String, expected: String)
+
+    /// The settings file's path, or the environment variable's name.
+    public var source: String {
+        switch self {
+        case .file(let error): return error.file
+        case .variable(let name, _, _): return name
+        }
     }
 
-    /// `source: location: message`, one line.
+    /// `file:line:column: key: message`, or `VARIABLE: expected …, got '…'; ignored`; one line.
     public var description: String {
-        ([source] + (location.isEmpty ? [] : [location]) + [message]).joined(separator: ": ")
+        switch self {
+        case .file(let error):
+            return error.description
+        case .variable(let name, let value, let expected):
+            return "\(name): expected \(expected), got '\(value)'; ignored"
+        }
     }
 }

@@ -17,7 +17,7 @@ public enum PresetLibrary {
 
     /// The closest preset name or alias to a name that is not one, for "did you mean …?".
     public static func suggestion(for name: String) -> String? {
-        NearestName.suggestion(for: name, among: all.flatMap { [$0.name] + $0.aliases })
+        NameSuggestion.best(for: name, among: all.flatMap { [$0.name] + $0.aliases })
     }
 
     /// The preset's pattern with its strength scaled by `intensity` (0…1) and the settings

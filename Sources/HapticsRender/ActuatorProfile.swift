@@ -73,13 +73,15 @@ public struct ActuatorProfile: Sendable, Hashable {
         return intensityExponent == 2 ? i * i : pow(i, intensityExponent)
     }
 
-    /// Checks that the profile can render at `rate`, returning the reason when it cannot.
+    /// Checks that the profile can render at `rate`, returning the reason when it cannot: a rate
+    /// outside ``allowedSampleRates``, outside ``sampleRateRange``, or not above twice
+    /// ``maxFrequency``.
     public func problem(withSampleRate rate: Int) -> String? {
-        if let allowed = allowedSampleRates {
-            return allowed.contains(rate) ? nil
-                : "profile '\(name)' supports only \(allowed.map { "\($0) Hz" }.joined(separator: ", "))"
+        if let allowed = allowedSampleRates, !allowed.contains(rate) {
+            return "profile '\(name)' supports only \(allowed.map { "\($0) Hz" }.joined(separator: ", "))"
         }
-        guard (8_000...192_000).contains(rate) else { return "sample rate must be between 8000 and 192000 Hz" }
+        // Also for a rate the profile allows: a profile made in code is not checked.
+        guard Self.sampleRateRange.contains(rate) else { return "sample rate must be between 8000 and 192000 Hz" }
         guard Double(rate) > 2 * maxFrequency else {
             return "sample rate \(rate) Hz is too low for frequencies up to \(maxFrequency) Hz"
         }

@@ -1,11 +1,22 @@
 import Foundation
+import HapticsCore
 
-/// A problem with a custom profile file: names the file, the key and what is wrong.
-public struct ProfileError: Error, Sendable, CustomStringConvertible {
-    /// One line: `file: key: problem`.
-    public var description: String
-    init(_ file: String, _ key: String?, _ problem: String) {
-        description = [file, key, problem].compactMap { $0 }.joined(separator: ": ")
+/// Why a profile cannot be used: no built-in profile has the name, or the profile file cannot
+/// be read or is invalid (with the file, line, column and key).
+public enum ProfileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The name is no built-in profile's and does not look like a file.
+    case unknownProfile(name: String, builtIn: [String])
+    /// The profile file cannot be read or is invalid; the error says where and why.
+    case file(JSONFileError)
+
+    /// One line: `file:line:column: key: problem`, or `name: no such profile (…)`.
+    public var description: String {
+        switch self {
+        case .unknownProfile(let name, let builtIn):
+            return "\(name): no such profile (built-in: \(builtIn.joined(separator: ", ")); or give a path to a JSON file)"
+        case .file(let error):
+            return error.description
+        }
     }
 }
 
@@ -13,91 +24,128 @@ extension ActuatorProfile {
     /// The keys a profile file may have, with what they mean (shown when a key is unknown).
     public static let fileKeys: [(key: String, meaning: String)] = [
         ("name", "string, the profile's name (default: the file name)"),
-        ("minFrequency", "number, Hz at sharpness 0 (required)"),
-        ("maxFrequency", "number, Hz at sharpness 1 (required)"),
-        ("sampleRate", "integer, default output rate in Hz (default 48000)"),
-        ("allowedSampleRates", "array of integers, the only rates the device takes"),
-        ("channels", "integer, channels of the device (default 1)"),
+        ("minFrequency", "number, Hz at sharpness 0, 1…20000 (required)"),
+        ("maxFrequency", "number, Hz at sharpness 1, minFrequency…20000, below half the sample rate (required)"),
+        ("sampleRate", "integer, default output rate in Hz, 8000…192000 (default 48000)"),
+        ("allowedSampleRates", "array of integers, the only rates the device takes, 8000…192000"),
+        ("channels", "integer, channels of the device, 1…32 (default 1)"),
         ("hapticChannels", "array of 1-based channel numbers that carry haptics (default: all)"),
         ("gain", "number, linear output gain 0…4 (default 1)"),
         ("intensityExponent", "number, amplitude = intensity^exponent, 0.5…4 (default 2)"),
     ]
 
+    /// Sample rates a profile may use, in hertz.
+    public static let sampleRateRange = 8_000...192_000
+    /// Frequencies a profile's band may span, in hertz.
+    public static let frequencyRange: ClosedRange<Double> = 1...20_000
+    /// Channel counts a profile may have.
+    public static let channelRange = 1...32
+    /// Output gains a profile may have.
+    public static let gainRange: ClosedRange<Double> = 0...4
+    /// Intensity exponents a profile may have.
+    public static let intensityExponentRange: ClosedRange<Double> = 0.5...4
+    /// The most entries in `allowedSampleRates`.
+    static let maxAllowedSampleRates = 16
+    /// The longest profile name.
+    static let maxNameLength = 64
+
     /// Loads a profile from a JSON file such as
     /// `{"name": "my-lra", "minFrequency": 150, "maxFrequency": 210, "gain": 0.8}`.
     ///
-    /// Every key is checked; an unknown key is an error (a typo should not silently fall back
-    /// to a default that makes the actuator feel wrong).
+    /// Every key and every number is checked; an unknown key is an error (a typo should not
+    /// silently fall back to a default that makes the actuator feel wrong). Errors name the
+    /// file as given (`url.relativePath`), the line and column, and the key. Only a regular
+    /// file of at most 1 MiB is read.
     public init(contentsOf url: URL) throws(ProfileError) {
-        let file = url.path
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ProfileError(file, nil, "cannot read the profile file (\(error.localizedDescription))")
+        let source = url.isFileURL ? url.relativePath : url.absoluteString
+        do throws(JSONFileError) {
+            let file = try JSONFile(contentsOf: url.path, name: source)
+            self = try Self.read(file, defaultName: url.deletingPathExtension().lastPathComponent)
+        } catch {
+            throw .file(error)
         }
-        guard data.count < 1 << 20 else { throw ProfileError(file, nil, "profile file is larger than 1 MiB") }
-        let json: Any
-        do { json = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ProfileError(file, nil, "not valid JSON")
+    }
+
+    /// Decodes profile JSON; `source` names it in errors, and `defaultName` is the profile's
+    /// name when the JSON has none.
+    public init(json data: Data, source: String, defaultName: String) throws(ProfileError) {
+        do throws(JSONFileError) {
+            self = try Self.read(JSONFile(bytes: [UInt8](data), name: source), defaultName: defaultName)
+        } catch {
+            throw .file(error)
         }
-        guard let object = json as? [String: Any] else { throw ProfileError(file, nil, "expected a JSON object") }
-        let known = Set(Self.fileKeys.map(\.key))
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ProfileError(file, unknown, "unknown key (known keys: \(Self.fileKeys.map(\.key).joined(separator: ", ")))")
+    }
+
+    /// Reads a profile, checking every key and number.
+    private static func read(_ file: JSONFile, defaultName: String) throws(JSONFileError) -> ActuatorProfile {
+        let object = try file.rootObject(expected: #"a JSON object, like {"minFrequency": 60, "maxFrequency": 300}"#)
+        try object.checkKeys(fileKeys.map(\.key))
+
+        let name = try object["name"]?.string(maxLength: maxNameLength) ?? defaultName
+        let fMin = try object.required("minFrequency", meaning: "Hz at sharpness 0").number(in: frequencyRange, unit: "Hz")
+        let maxField = try object.required("maxFrequency", meaning: "Hz at sharpness 1")
+        let fMax = try maxField.number(in: frequencyRange, unit: "Hz")
+        guard fMax >= fMin else {
+            throw maxField.error(.inconsistent(key: "maxFrequency", message: "must not be below minFrequency (\(JSONText.shortNumber(fMin)) Hz)"))
         }
 
-        func number(_ key: String) throws(ProfileError) -> Double? {
-            guard let value = object[key] else { return nil }
-            guard let n = value as? NSNumber, !n.isJSONBoolean, n.doubleValue.isFinite else {
-                throw ProfileError(file, key, "expected a number")
-            }
-            return n.doubleValue
-        }
-        func integer(_ key: String) throws(ProfileError) -> Int? {
-            guard let value = try number(key) else { return nil }
-            guard value.rounded() == value, abs(value) < 1e9 else { throw ProfileError(file, key, "expected a whole number") }
-            return Int(value)
-        }
-        func integers(_ key: String) throws(ProfileError) -> [Int]? {
-            guard let value = object[key] else { return nil }
-            guard let array = value as? [Any], !array.isEmpty else { throw ProfileError(file, key, "expected a non-empty array of whole numbers") }
-            var result: [Int] = []
-            for element in array {
-                guard let n = element as? NSNumber, !n.isJSONBoolean, n.doubleValue.rounded() == n.doubleValue, abs(n.doubleValue) < 1e9 else {
-                    throw ProfileError(file, key, "expected a non-empty array of whole numbers")
+        let channels = try object["channels"]?.integer(in: channelRange) ?? 1
+        var hapticChannels = Array(1...channels)
+        if let field = object["hapticChannels"] {
+            hapticChannels = []
+            for item in try field.array(count: 1...channels, of: "channel numbers from 1 to \(channels)") {
+                let channel = try item.integer(in: 1...channels)
+                guard !hapticChannels.contains(channel) else {
+                    throw item.error(.inconsistent(key: "hapticChannels", message: "channel \(channel) is listed twice"))
                 }
-                result.append(n.intValue)
+                hapticChannels.append(channel)
             }
-            return result
         }
 
-        let name: String
-        if let value = object["name"] {
-            guard let string = value as? String, !string.isEmpty else { throw ProfileError(file, "name", "expected a non-empty string") }
-            name = string
-        } else {
-            name = url.deletingPathExtension().lastPathComponent
-        }
-        guard let fMin = try number("minFrequency") else { throw ProfileError(file, "minFrequency", "missing (Hz at sharpness 0)") }
-        guard let fMax = try number("maxFrequency") else { throw ProfileError(file, "maxFrequency", "missing (Hz at sharpness 1)") }
-        guard fMin >= 1 else { throw ProfileError(file, "minFrequency", "must be at least 1 Hz") }
-        guard fMax >= fMin else { throw ProfileError(file, "maxFrequency", "must not be below minFrequency (\(fMin) Hz)") }
-        let channels = try integer("channels") ?? 1
-        guard (1...32).contains(channels) else { throw ProfileError(file, "channels", "must be 1…32") }
-        let hapticChannels = try integers("hapticChannels") ?? Array(1...channels)
-        for channel in hapticChannels where !(1...channels).contains(channel) {
-            throw ProfileError(file, "hapticChannels", "channel \(channel) is outside 1…\(channels)")
-        }
-        let gain = try number("gain") ?? 1
-        guard (0...4).contains(gain) else { throw ProfileError(file, "gain", "must be 0…4") }
-        let exponent = try number("intensityExponent") ?? 2
-        guard (0.5...4).contains(exponent) else { throw ProfileError(file, "intensityExponent", "must be 0.5…4") }
-        let allowed = try integers("allowedSampleRates")
-        let rate = try integer("sampleRate") ?? allowed?.first ?? 48_000
+        let gain = try object["gain"]?.number(in: gainRange) ?? 1
+        let exponent = try object["intensityExponent"]?.number(in: intensityExponentRange) ?? 2
 
-        self.init(name: name, minFrequency: fMin, maxFrequency: fMax, sampleRate: rate,
-                  allowedSampleRates: allowed, channelCount: channels,
-                  hapticChannels: hapticChannels.map { $0 - 1 }, gain: gain, intensityExponent: exponent)
-        if let problem = problem(withSampleRate: rate) { throw ProfileError(file, "sampleRate", problem) }
+        /// A rate must carry the band: above twice the top frequency.
+        func checkBand(_ rate: Int, at field: JSONField) throws(JSONFileError) {
+            guard Double(rate) > 2 * fMax else {
+                throw field.error(.inconsistent(
+                    key: field.key ?? "",
+                    message: "\(rate) Hz is too low for frequencies up to \(JSONText.shortNumber(fMax)) Hz (a rate must be above twice maxFrequency)"))
+            }
+        }
+        var allowed: [Int]?
+        if let field = object["allowedSampleRates"] {
+            var rates: [Int] = []
+            for item in try field.array(count: 1...maxAllowedSampleRates, of: "sample rates in Hz") {
+                let rate = try item.integer(in: sampleRateRange, unit: "Hz")
+                guard !rates.contains(rate) else {
+                    throw item.error(.inconsistent(key: "allowedSampleRates", message: "\(rate) Hz is listed twice"))
+                }
+                try checkBand(rate, at: item)
+                rates.append(rate)
+            }
+            allowed = rates
+        }
+        var rate = allowed?.first ?? 48_000
+        if let field = object["sampleRate"] {
+            rate = try field.integer(in: sampleRateRange, unit: "Hz")
+            if let allowed, !allowed.contains(rate) {
+                let list = allowed.map { "\($0) Hz" }.joined(separator: ", ")
+                throw field.error(.inconsistent(key: "sampleRate", message: "\(rate) Hz is not one of allowedSampleRates (\(list))"))
+            }
+            try checkBand(rate, at: field)
+        }
+
+        let profile = ActuatorProfile(
+            name: name, minFrequency: fMin, maxFrequency: fMax, sampleRate: rate,
+            allowedSampleRates: allowed, channelCount: channels,
+            hapticChannels: hapticChannels.map { $0 - 1 }, gain: gain, intensityExponent: exponent)
+        if let problem = profile.problem(withSampleRate: rate) {
+            // Unreachable after the checks above; kept so that no profile file can ever carry
+            // a rate the renderer refuses.
+            throw (object["sampleRate"] ?? maxField).error(.inconsistent(key: "sampleRate", message: problem))
+        }
+        return profile
     }
 
     /// Resolves `--profile`: a built-in name or a path to a JSON file.
@@ -106,15 +154,6 @@ extension ActuatorProfile {
         if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") || FileManager.default.fileExists(atPath: nameOrPath) {
             return try ActuatorProfile(contentsOf: URL(fileURLWithPath: nameOrPath))
         }
-        throw ProfileError(nameOrPath, nil, "no such profile (built-in: \(builtIn.map(\.name).joined(separator: ", ")); or give a path to a JSON file)")
-    }
-}
-
-private extension NSNumber {
-    /// Whether JSON wrote `true` or `false` here. Not `value is Bool`: on Linux that bridges
-    /// every NSNumber holding 0 or 1, so `"hapticChannels": [1]` would read as a boolean.
-    /// Foundation gives booleans the `c` type code.
-    var isJSONBoolean: Bool {
-        String(cString: objCType) == "c"
+        throw .unknownProfile(name: nameOrPath, builtIn: builtIn.map(\.name))
     }
 }

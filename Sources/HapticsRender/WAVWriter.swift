@@ -11,10 +11,43 @@ public enum SampleFormat: String, Sendable, CaseIterable {
     public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
 }
 
-/// A failure writing a WAV file, naming the file.
-public struct WAVError: Error, Sendable, CustomStringConvertible {
+/// A failure writing a WAV file, naming the file (`standard output` for `-`).
+public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A format a WAV header cannot hold or no reader plays: a sample rate outside
+    /// ``WAVWriter/sampleRateRange`` or a channel count outside ``WAVWriter/channelRange``.
+    /// Nothing was written.
+    case unsupportedFormat(path: String, sampleRate: Int, channelCount: Int)
+    /// The file could not be created, for `reason` (the system's).
+    case cannotCreate(path: String, reason: String)
+    /// Writing failed part-way, for `reason`.
+    case writeFailed(path: String, reason: String)
+    /// Closing the file failed (the data may not have reached the disk), for `reason`.
+    case closeFailed(path: String, reason: String)
+
+    /// The file, or `-` for standard output.
+    public var path: String {
+        switch self {
+        case .unsupportedFormat(let path, _, _), .cannotCreate(let path, _), .writeFailed(let path, _), .closeFailed(let path, _):
+            return path
+        }
+    }
+
     /// One line naming the file and what failed.
-    public var description: String
+    public var description: String {
+        let name = path == "-" ? "standard output" : path
+        switch self {
+        case .unsupportedFormat(_, let rate, let channels):
+            return "\(name): cannot write a WAV file at \(rate) Hz with \(channels) channel\(channels == 1 ? "" : "s")"
+                + " (rates \(WAVWriter.sampleRateRange.lowerBound)…\(WAVWriter.sampleRateRange.upperBound) Hz"
+                + " and \(WAVWriter.channelRange.lowerBound)…\(WAVWriter.channelRange.upperBound) channels are supported)"
+        case .cannotCreate(_, let reason):
+            return "\(name): cannot create the file (\(reason))"
+        case .writeFailed(_, let reason):
+            return "\(name): write failed (\(reason))"
+        case .closeFailed(_, let reason):
+            return "\(name): \(reason)"
+        }
+    }
 }
 
 /// Streams interleaved samples into a WAV file or standard output.
@@ -43,8 +76,20 @@ public final class WAVWriter {
     private var bytes: [UInt8] = []
     private var finished = false
 
+    /// Sample rates the writer accepts, in hertz: every rate a WAV reader plays.
+    public static let sampleRateRange = 1...1_000_000
+    /// Channel counts the writer accepts (WAVE_FORMAT_EXTENSIBLE names up to 18 positions;
+    /// more are unspecified but valid).
+    public static let channelRange = 1...256
+
     /// Opens `path` (`-` for standard output) and writes the header for `frameCount` frames.
+    ///
+    /// - Throws: ``WAVError/unsupportedFormat(path:sampleRate:channelCount:)`` before touching
+    ///   the file when the rate or channel count is outside what a header holds.
     public init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
+        guard Self.sampleRateRange.contains(sampleRate), Self.channelRange.contains(channelCount) else {
+            throw .unsupportedFormat(path: path, sampleRate: sampleRate, channelCount: channelCount)
+        }
         self.path = path
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -55,7 +100,7 @@ public final class WAVWriter {
             ownsDescriptor = false
         } else {
             fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw WAVError(description: "\(path): cannot create the file (\(String(cString: strerror(errno))))") }
+            guard fd >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
             ownsDescriptor = true
         }
         bytes.reserveCapacity(64 * 1024)
@@ -107,7 +152,7 @@ public final class WAVWriter {
                 appendHeader(frames: framesWritten)
                 try flush()
             }
-            guard close(fd) == 0 else { throw WAVError(description: "\(path): \(String(cString: strerror(errno)))") }
+            guard close(fd) == 0 else { throw .closeFailed(path: path, reason: String(cString: strerror(errno))) }
         }
     }
 
@@ -130,7 +175,7 @@ public final class WAVWriter {
             let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw WAVError(description: "\(path == "-" ? "standard output" : path): write failed (\(String(cString: strerror(errno))))")
+                throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
             }
             offset += n
         }

@@ -1,13 +1,31 @@
 import ArgumentParser
 import Foundation
+import Haptics
 
 /// A failure the tool reports as one line on stderr, with its exit code.
 struct CLIError: Error {
     var message: String
     var code: ExitCode
+    /// Whether ``message`` is already the whole line, such as a problem in a file beginning
+    /// with its own `file:line:column:` (see ``JSONFileError/cliLine(severity:consequence:)``);
+    /// otherwise the line is `haptics: message`.
+    var isWholeLine = false
+
+    /// The line printed on standard error.
+    var line: String { isWholeLine ? message : "haptics: \(message)" }
 
     static func invalidInput(_ message: String) -> CLIError { CLIError(message: message, code: .invalidInput) }
     static func deviceUnavailable(_ message: String) -> CLIError { CLIError(message: message, code: .deviceUnavailable) }
+
+    /// A profile that cannot be used: a problem in a profile file is printed at its place.
+    static func invalidInput(_ error: ProfileError) -> CLIError {
+        switch error {
+        case .file(let failure):
+            CLIError(message: failure.cliLine(), code: .invalidInput, isWholeLine: true)
+        case .unknownProfile:
+            invalidInput(error.description)
+        }
+    }
 }
 
 extension ExitCode {

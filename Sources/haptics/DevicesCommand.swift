@@ -34,6 +34,8 @@ struct DevicesCommand: ParsableCommand {
 
 /// What `haptics devices` prints; its JSON keys are part of the CLI contract.
 struct DevicesReport: Encodable {
+    /// The toolkit's version, for scripts that keep the output.
+    var hapticsVersion = HapticsVersion.current
     var audio: [ALSADevice]
     var soundCards: [ALSASoundCard]
     var rumble: [RumbleDeviceInfo]

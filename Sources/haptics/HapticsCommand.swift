@@ -21,9 +21,10 @@ struct HapticsCommand: ParsableCommand {
           haptics show my.ahap
           haptics help play
         """,
+        version: HapticsVersion.current,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
-            ShowCommand.self, ListCommand.self, DevicesCommand.self, ConvertCommand.self,
+            ShowCommand.self, PlotCommand.self, ListCommand.self, DevicesCommand.self, ConvertCommand.self,
             AnalyzeCommand.self,
         ]
     )
@@ -35,7 +36,7 @@ struct HapticsCommand: ParsableCommand {
             var command = try parseAsRoot(OptionalValues.normalize(arguments))
             try command.run()
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("haptics: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("\(error.line)\n".utf8))
             // Usage errors found after parsing (a rate the profile refuses, --device with
             // --rumble) keep the contract's 2, like those the parser finds.
             Foundation.exit(error.code == .validationFailure ? 2 : error.code.rawValue)

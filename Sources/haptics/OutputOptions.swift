@@ -5,7 +5,7 @@ import Haptics
 struct ProfileOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Actuator profile: wideband, lra, dualsense, shaker, or a JSON file (see README).",
-        valueName: "name|file"))
+        valueName: "name|file"), completion: Completions.profile)
     var profile: String = "wideband"
 
     // Numbers take the next token even when it starts with a dash, so `--gain -1` reports the
@@ -16,7 +16,7 @@ struct ProfileOptions: ParsableArguments {
     func resolve() throws -> ActuatorProfile {
         guard gain.isFinite, (0...4).contains(gain) else { throw CLIError(message: "--gain must be between 0 and 4", code: .validationFailure) }
         do { return try ActuatorProfile.resolve(profile) } catch {
-            throw CLIError.invalidInput(error.description)
+            throw CLIError.invalidInput(error)
         }
     }
 }

@@ -6,7 +6,7 @@ import Haptics
 struct PatternInput: ParsableArguments {
     @Argument(help: ArgumentHelp(
         "A preset name (see `haptics list`), an .ahap/.json file, or - for standard input.",
-        valueName: "pattern"))
+        valueName: "pattern"), completion: Completions.pattern)
     var pattern: String
 
     @OptionGroup(title: "Preset options")

@@ -2,6 +2,8 @@ import Haptics
 
 /// The `show --json` object.
 struct PatternSummary: Encodable {
+    /// The toolkit's version, for scripts that keep the output.
+    var hapticsVersion = HapticsVersion.current
     var source: String
     var version: Double
     var duration: Double

@@ -39,7 +39,7 @@ struct PlayCommand: ParsableCommand {
     @OptionGroup var input: PatternInput
     @OptionGroup(title: "Output") var profileOptions: ProfileOptions
 
-    @Option(help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"))
+    @Option(help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"), completion: Completions.device)
     var device: String?
 
     @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: ArgumentHelp("Output buffer length in milliseconds, 2…2000.", valueName: "ms"))

@@ -47,7 +47,7 @@ struct PresetOptions: ParsableArguments {
         let loaded = HapticSettings.load()
         for problem in loaded.problems {
             let consequence = isSettingsFile(problem.source, loaded.file) ? "; using default settings" : ""
-            writeStandardError("haptics: warning: \(problem)\(consequence)")
+            writeStandardError(problem.cliWarningLine(consequence: consequence))
         }
         let scale = (feedback?.intensity ?? 1) * (intensity ?? 1)
         let pattern = PresetLibrary.pattern(named: feedback?.presetName ?? info.name, intensity: scale, settings: loaded.settings)

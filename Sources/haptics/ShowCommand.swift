@@ -18,7 +18,7 @@ struct ShowCommand: ParsableCommand {
 
         With --json, standard output is one JSON object (keys sorted):
 
-          {"source": "Boing.ahap", "version": 1, "duration": 0.27,
+          {"hapticsVersion": "0.3.0", "source": "Boing.ahap", "version": 1, "duration": 0.27,
            "metadata": {"Project": "...", ...},
            "counts": {"events": 2, "transients": 1, "continuous": 1,
                       "audioContinuous": 0, "audioCustom": 0,

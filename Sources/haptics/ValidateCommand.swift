@@ -53,7 +53,7 @@ struct ValidateCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("AHAP files to check; - reads standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("AHAP files to check; - reads standard input.", valueName: "file"), completion: .file(extensions: ["ahap", "json"]))
     var files: [String]
 
     @Flag(help: "Treat every warning as an error.")

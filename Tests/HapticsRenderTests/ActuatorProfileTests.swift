@@ -1,4 +1,6 @@
 import Foundation
+import HapticsCore
+import HapticsTestSupport
 import Testing
 @testable import HapticsRender
 
@@ -153,79 +155,188 @@ struct ActuatorProfileTests {
         #expect(profile.problem(withSampleRate: 96_000) == "profile 'fixed' supports only 44100 Hz, 48000 Hz")
     }
 
-    @Test("a file that is not JSON names the file")
+    /// A profile file whose band is 60…300 Hz, with `extra` members after it (on line 4 on).
+    static func profileText(min: String = "60", max: String = "300", _ extra: String = "") -> String {
+        "{\n  \"minFrequency\": \(min),\n  \"maxFrequency\": \(max)" + (extra.isEmpty ? "" : ",\n  " + extra) + "\n}"
+    }
+
+    /// Loads `text`, whose `^` marks where the error must point, and checks the error is
+    /// `file:line:column: expected`.
+    func expectLocatedError(_ marked: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (text, line, column) = markedLocation(marked)
+        let (file, message) = try loadError(text, sourceLocation: sourceLocation)
+        #expect(message == "\(file):\(line):\(column): \(expected)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a file that is not JSON names the file, line and column")
     func notJSON() throws {
         let (file, message) = try loadError("{ minFrequency: 1 ")
-        #expect(message == "\(file): not valid JSON")
+        #expect(message == "\(file):1:3: expected a key in double quotes, found 'm'")
     }
 
-    @Test("a JSON value that is not an object names the file")
+    @Test("malformed JSON gets the same located syntax errors as an AHAP file", arguments: [
+        "{ minFrequency: 1 ",
+        "{\n  \"minFrequency\": 60,\n  \"maxFrequency\": 300,\n}",
+        "{\"minFrequency\": 60, \"minFrequency\": 70, \"maxFrequency\": 300}",
+        "{\"minFrequency\": 6e999, \"maxFrequency\": 300}",
+        "{\"minFrequency\": NaN}",
+        "{\"minFrequency\": 060}",
+        "{\"name\": \"a\u{01}b\"}",
+        "{\"name\": \"\\x\"}",
+        "{\"minFrequency\": 60",
+        "{\"minFrequency\": 60} 1",
+        "",
+        "\u{FEFF}",
+    ])
+    func syntaxMatchesAHAP(text: String) throws {
+        let ahap = try #require(throws: AHAPError.self) { try AHAPDecoder(mode: .strict).decode(Data(text.utf8), source: "x") }
+        let diagnostic = try #require(ahap.errors.first)
+        let line = try #require(diagnostic.line), column = try #require(diagnostic.column)
+        let message = diagnostic.message.replacingOccurrences(of: "line \(line), column \(column): ", with: "")
+        let (file, profileMessage) = try loadError(text)
+        let place = diagnostic.location.isEmpty ? "" : diagnostic.location + ": "
+        #expect(profileMessage == "\(file):\(line):\(column): \(place)\(message)")
+        let error = try #require(throws: ProfileError.self) {
+            try ActuatorProfile(json: Data(text.utf8), source: "x.json", defaultName: "x")
+        }
+        guard case .file(let failure) = error, case .syntax(let syntax) = failure.problem else {
+            Issue.record("not a syntax error: \(error)")
+            return
+        }
+        #expect(syntax == message)
+        #expect(failure.line == line && failure.column == column)
+    }
+
+    @Test("a JSON value that is not an object names the file and where it is")
     func notAnObject() throws {
         let (file, message) = try loadError("[60, 300]")
-        #expect(message == "\(file): expected a JSON object")
+        #expect(message == #"\#(file):1:1: expected a JSON object, like {"minFrequency": 60, "maxFrequency": 300}, got an array"#)
     }
 
-    @Test("an unknown key is an error naming the key and listing the known ones")
+    @Test("an unknown key is an error at the key, suggesting the nearest known key or listing them")
     func unknownKey() throws {
         let (file, message) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, "maxFrequncy": 250}"#)
-        #expect(message.hasPrefix("\(file): maxFrequncy: unknown key (known keys: name, minFrequency, maxFrequency,"))
+        #expect(message == "\(file):1:43: maxFrequncy: unknown key (did you mean 'maxFrequency'?)")
+        let (other, listed) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, "colour": "red"}"#)
+        #expect(listed == "\(other):1:43: colour: unknown key (known: name, minFrequency, maxFrequency, sampleRate, allowedSampleRates, channels, hapticChannels, gain, intensityExponent)")
     }
 
-    @Test("a missing frequency names the key", arguments: [
-        (#"{"maxFrequency": 300}"#, "minFrequency"),
-        (#"{"minFrequency": 60}"#, "maxFrequency"),
+    @Test("a missing frequency names the key, at the object", arguments: [
+        (#"{"maxFrequency": 300}"#, "minFrequency: missing (Hz at sharpness 0)"),
+        (#"{"minFrequency": 60}"#, "maxFrequency: missing (Hz at sharpness 1)"),
     ])
-    func missingKey(text: String, key: String) throws {
+    func missingKey(text: String, expected: String) throws {
         let (file, message) = try loadError(text)
-        #expect(message.hasPrefix("\(file): \(key): missing"), "\(message)")
+        #expect(message == "\(file):1:1: \(expected)")
     }
 
     @Test("maxFrequency below minFrequency names maxFrequency")
     func invertedBand() throws {
-        let (file, message) = try loadError(#"{"minFrequency": 200, "maxFrequency": 100}"#)
-        #expect(message == "\(file): maxFrequency: must not be below minFrequency (200.0 Hz)")
+        try expectLocatedError(#"{"minFrequency": 200, "maxFrequency": ^100}"#, "maxFrequency: must not be below minFrequency (200 Hz)")
     }
 
-    @Test("a haptic channel outside 1…channels names hapticChannels", arguments: ["[0]", "[1, 3]"])
-    func hapticChannelOutOfRange(channels: String) throws {
-        let (file, message) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, "channels": 2, "hapticChannels": \#(channels)}"#)
-        #expect(message.hasPrefix("\(file): hapticChannels: channel "), "\(message)")
-        #expect(message.hasSuffix(" is outside 1…2"), "\(message)")
+    @Test("a haptic channel outside 1…channels, or listed twice, is an error at that channel", arguments: [
+        ("[^0]", "hapticChannels[0]: expected a number from 1 to 2, got 0"),
+        ("[1, ^3]", "hapticChannels[1]: expected a number from 1 to 2, got 3"),
+        ("[2, ^2]", "hapticChannels[1]: channel 2 is listed twice"),
+        ("^[1, 2, 1]", "hapticChannels: has 3 items; at most 2 are allowed"),
+    ])
+    func hapticChannelOutOfRange(channels: String, expected: String) throws {
+        try expectLocatedError(Self.profileText(#""channels": 2, "hapticChannels": \#(channels)"#), expected)
     }
 
-    @Test("a gain outside 0…4 names gain", arguments: ["-0.1", "4.5"])
+    @Test("a gain outside 0…4 names gain and the range", arguments: ["-0.1", "4.5"])
     func gainOutOfRange(gain: String) throws {
-        let (file, message) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, "gain": \#(gain)}"#)
-        #expect(message == "\(file): gain: must be 0…4")
+        try expectLocatedError(Self.profileText(#""gain": ^\#(gain)"#), "gain: expected a number from 0 to 4, got \(gain)")
     }
 
-    @Test("an integer field given as 1.5 names the field", arguments: [
-        (#""channels": 1.5"#, "channels"),
-        (#""sampleRate": 48000.5"#, "sampleRate"),
-        (#""hapticChannels": [1.5]"#, "hapticChannels"),
-        (#""allowedSampleRates": [48000, 44100.5]"#, "allowedSampleRates"),
+    @Test("an integer field given as 1.5 names the field and asks for a whole number", arguments: [
+        (#""channels": ^1.5"#, "channels: expected a whole number from 1 to 32, got 1.5"),
+        (#""sampleRate": ^48000.5"#, "sampleRate: expected a whole number from 8000 to 192000 Hz, got 48000.5"),
+        (#""hapticChannels": [^1.5]"#, "hapticChannels[0]: expected a whole number from 1 to 1, got 1.5"),
+        (#""allowedSampleRates": [48000, ^44100.5]"#, "allowedSampleRates[1]: expected a whole number from 8000 to 192000 Hz, got 44100.5"),
     ])
-    func fractionalInteger(field: String, key: String) throws {
-        let (file, message) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, \#(field)}"#)
-        #expect(message.hasPrefix("\(file): \(key): expected "), "\(message)")
-        #expect(message.contains("whole number"), "\(message)")
+    func fractionalInteger(field: String, expected: String) throws {
+        try expectLocatedError(Self.profileText(field), expected)
     }
 
-    @Test("a wrongly typed value names the key", arguments: [
-        (#""gain": "loud""#, "gain"),
-        (#""channels": true"#, "channels"),
-        (#""name": 7"#, "name"),
-        (#""hapticChannels": []"#, "hapticChannels"),
+    @Test("a wrongly typed value names the key and what it takes", arguments: [
+        (#""gain": ^"loud""#, #"gain: expected a number from 0 to 4, got "loud""#),
+        (#""channels": ^true"#, "channels: expected a whole number from 1 to 32, got true"),
+        (#""name": ^7"#, "name: expected a non-empty string of at most 64 characters, got 7"),
+        (#""name": ^"""#, #"name: expected a non-empty string of at most 64 characters, got """#),
+        (#""hapticChannels": ^[]"#, "hapticChannels: expected a non-empty array of channel numbers from 1 to 1, got an empty array"),
+        (#""allowedSampleRates": ^48000"#, "allowedSampleRates: expected a non-empty array of sample rates in Hz, got 48000"),
+        (#""intensityExponent": ^null"#, "intensityExponent: expected a number from 0.5 to 4, got null"),
     ])
-    func wrongType(field: String, key: String) throws {
-        let (file, message) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, \#(field)}"#)
-        #expect(message.hasPrefix("\(file): \(key): expected "), "\(message)")
+    func wrongType(field: String, expected: String) throws {
+        try expectLocatedError(Self.profileText(field), expected)
     }
 
-    @Test("a sample rate the profile cannot render names sampleRate")
+    @Test("a sample rate outside 8000…192000 Hz names sampleRate and the range")
     func impossibleRate() throws {
-        let (file, message) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, "sampleRate": 500}"#)
-        #expect(message == "\(file): sampleRate: sample rate must be between 8000 and 192000 Hz")
+        try expectLocatedError(Self.profileText(#""sampleRate": ^500"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 500")
+    }
+
+    @Test("allowedSampleRates of -1, 0, 1 or 999999999 (which crashed the WAV writer) is a located error", arguments: [
+        -1, 0, 1, 999_999_999,
+    ])
+    func crashingRates(rate: Int) throws {
+        let marked = "{\n  \"minFrequency\": 60,\n  \"maxFrequency\": 300,\n  \"allowedSampleRates\": [^\(rate)]\n}"
+        try expectLocatedError(marked, "allowedSampleRates[0]: expected a number from 8000 to 192000 Hz, got \(rate)")
+        let error = try #require(throws: ProfileError.self) {
+            try ActuatorProfile(json: Data(markedLocation(marked).text.utf8), source: "rates.json", defaultName: "rates")
+        }
+        let expected = JSONFileError(file: "rates.json", line: 4, column: 26, path: "allowedSampleRates[0]",
+                                     .outOfRange(key: "allowedSampleRates", value: Double(rate), range: 8_000...192_000, unit: "Hz"))
+        #expect(error == .file(expected))
+    }
+
+    @Test("every number of a profile file is range-checked, with the file, line, column and key", arguments: [
+        (profileText(min: "^0"), "minFrequency: expected a number from 1 to 20000 Hz, got 0"),
+        (profileText(min: "^-5"), "minFrequency: expected a number from 1 to 20000 Hz, got -5"),
+        (profileText(min: "^30000", max: "40000"), "minFrequency: expected a number from 1 to 20000 Hz, got 30000"),
+        (profileText(max: "^25000"), "maxFrequency: expected a number from 1 to 20000 Hz, got 25000"),
+        (profileText(max: "^0"), "maxFrequency: expected a number from 1 to 20000 Hz, got 0"),
+        (profileText(#""sampleRate": ^7999"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 7999"),
+        (profileText(#""sampleRate": ^192001"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 192001"),
+        (profileText(#""sampleRate": ^-1"#), "sampleRate: expected a number from 8000 to 192000 Hz, got -1"),
+        (profileText(#""sampleRate": ^0"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 0"),
+        (profileText(#""sampleRate": ^1e300"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 1e+300"),
+        (profileText(max: "9000", #""sampleRate": ^16000"#),
+         "sampleRate: 16000 Hz is too low for frequencies up to 9000 Hz (a rate must be above twice maxFrequency)"),
+        (profileText(max: "5000", #""allowedSampleRates": [48000, ^8000]"#),
+         "allowedSampleRates[1]: 8000 Hz is too low for frequencies up to 5000 Hz (a rate must be above twice maxFrequency)"),
+        (profileText(#""allowedSampleRates": [48000, ^48000]"#), "allowedSampleRates[1]: 48000 Hz is listed twice"),
+        (profileText(#""allowedSampleRates": ^[\#((0..<17).map { String(8_000 + $0) }.joined(separator: ", "))]"#),
+         "allowedSampleRates: has 17 items; at most 16 are allowed"),
+        (profileText(#""allowedSampleRates": [48000], "sampleRate": ^44100"#),
+         "sampleRate: 44100 Hz is not one of allowedSampleRates (48000 Hz)"),
+        (profileText(#""channels": ^0"#), "channels: expected a number from 1 to 32, got 0"),
+        (profileText(#""channels": ^33"#), "channels: expected a number from 1 to 32, got 33"),
+        (profileText(#""channels": ^-1"#), "channels: expected a number from 1 to 32, got -1"),
+        (profileText(#""channels": 4, "hapticChannels": [^5]"#), "hapticChannels[0]: expected a number from 1 to 4, got 5"),
+        (profileText(#""gain": ^1e300"#), "gain: expected a number from 0 to 4, got 1e+300"),
+        (profileText(#""intensityExponent": ^0.4"#), "intensityExponent: expected a number from 0.5 to 4, got 0.4"),
+        (profileText(#""intensityExponent": ^4.1"#), "intensityExponent: expected a number from 0.5 to 4, got 4.1"),
+        (profileText(#""intensityExponent": ^-2"#), "intensityExponent: expected a number from 0.5 to 4, got -2"),
+        (profileText(#""name": ^"\#(String(repeating: "n", count: 65))""#),
+         #"name: expected a non-empty string of at most 64 characters, got "\#(String(repeating: "n", count: 40))…""#),
+        (profileText(#""name": ^"tab\there""#), "name: expected a non-empty string of at most 64 characters without control characters, got \"tab\\there\""),
+    ])
+    func everyFieldRangeChecked(marked: String, expected: String) throws {
+        try expectLocatedError(marked, expected)
+    }
+
+    @Test("the bounds of every range are accepted")
+    func boundsAccepted() throws {
+        let low = try ActuatorProfile(json: Data(Self.profileText(min: "1", max: "1", #""sampleRate": 8000, "channels": 1, "gain": 0, "intensityExponent": 0.5"#).utf8),
+                                      source: "low.json", defaultName: "low")
+        #expect(low == ActuatorProfile(name: "low", minFrequency: 1, maxFrequency: 1, sampleRate: 8_000, gain: 0, intensityExponent: 0.5))
+        let high = try ActuatorProfile(json: Data(Self.profileText(min: "20000", max: "20000", #""allowedSampleRates": [192000], "channels": 32, "hapticChannels": [32, 1], "gain": 4, "intensityExponent": 4"#).utf8),
+                                       source: "high.json", defaultName: "high")
+        #expect(high == ActuatorProfile(name: "high", minFrequency: 20_000, maxFrequency: 20_000, sampleRate: 192_000, allowedSampleRates: [192_000],
+                                        channelCount: 32, hapticChannels: [31, 0], gain: 4, intensityExponent: 4))
     }
 
     @Test("a missing file names the file")
@@ -233,7 +344,53 @@ struct ActuatorProfileTests {
         let folder = try Folder()
         let path = folder.url.appendingPathComponent("absent.json").path
         let error = try #require(throws: ProfileError.self) { try ActuatorProfile.resolve(path) }
-        #expect(error.description.hasPrefix("\(path): cannot read the profile file"))
+        #expect(error == .file(JSONFileError(file: path, .noSuchFile)))
+        #expect(error.description == "\(path): no such file")
+    }
+
+    @Test("a device, a pipe or a folder is not read: the error says it is not a regular file, at once")
+    func notARegularFile() throws {
+        let folder = try Folder()
+        let fifo = folder.url.appendingPathComponent("pipe.json").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [("/dev/zero", "a character device"), (fifo, "a pipe"), (folder.url.path, "a directory")] {
+            let start = ContinuousClock.now
+            let error = try #require(throws: ProfileError.self) { try ActuatorProfile(contentsOf: URL(fileURLWithPath: path)) }
+            #expect(error.description == "\(path): not a regular file (\(kind))")
+            #expect(error == .file(JSONFileError(file: path, .notARegularFile(kind: kind))))
+            #expect(ContinuousClock.now - start < .seconds(1))
+        }
+    }
+
+    @Test("a file over 1 MiB is refused by its size, without being read")
+    func oversizedFile() throws {
+        let folder = try Folder()
+        let huge = try folder.write("huge.json", "")
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 100 << 20)
+        try handle.close()
+        let start = ContinuousClock.now
+        let error = try #require(throws: ProfileError.self) { try ActuatorProfile(contentsOf: huge) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(error.description == "\(huge.path): larger than 1 MiB (104857600 bytes)")
+        #expect(error == .file(JSONFileError(file: huge.path, .fileTooLarge(size: 100 << 20, limit: 1 << 20))))
+
+        let padded = try folder.write("padded.json", Self.profileText() + String(repeating: " ", count: 1 << 20))
+        let paddedError = try #require(throws: ProfileError.self) { try ActuatorProfile(contentsOf: padded) }
+        #expect(paddedError.description == "\(padded.path): larger than 1 MiB (\((1 << 20) + Self.profileText().utf8.count) bytes)")
+        let exact = try folder.write("exact.json", Self.profileText() + String(repeating: " ", count: (1 << 20) - Self.profileText().utf8.count))
+        #expect(try ActuatorProfile(contentsOf: exact).maxFrequency == 300, "exactly 1 MiB is read")
+    }
+
+    @Test("errors name the file as given: a relative path stays relative")
+    func relativeName() throws {
+        let folder = try Folder()
+        _ = try folder.write("bad.json", Self.profileText(#""gain": 9"#))
+        let base = URL(fileURLWithPath: folder.url.path, isDirectory: true)
+        let error = try #require(throws: ProfileError.self) {
+            try ActuatorProfile(contentsOf: URL(fileURLWithPath: "bad.json", relativeTo: base))
+        }
+        #expect(error.description == "bad.json:4:11: gain: expected a number from 0 to 4, got 9")
     }
 
     @Test("resolve takes a built-in name in any case, or a path to a file")

@@ -175,7 +175,33 @@ struct WAVWriterTests {
             try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: 10)
         }
         #expect(error.description.hasPrefix(path + ": "))
+        #expect(error.path == path)
+        guard case .cannotCreate = error else { Issue.record("not cannotCreate: \(error)"); return }
         #expect(error.description.contains("No such file or directory"))
         #expect(!error.description.contains("\n"))
+    }
+}
+
+@Suite("WAV writer format checks")
+struct WAVWriterFormatTests {
+    @Test("a rate or channel count a header cannot hold is refused before the file is created", arguments: [
+        (-1, 1), (0, 1), (1_000_001, 1), (48_000, 0), (48_000, -2), (48_000, 257),
+    ])
+    func unsupportedFormat(rate: Int, channels: Int) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-wav-\(UUID().uuidString).wav").path
+        let error = try #require(throws: WAVError.self) {
+            try WAVWriter(path: path, sampleRate: rate, channelCount: channels, format: .s16, frameCount: 10)
+        }
+        #expect(error == .unsupportedFormat(path: path, sampleRate: rate, channelCount: channels))
+        #expect(error.description.hasPrefix("\(path): cannot write a WAV file at \(rate) Hz"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a profile made in code with a rate outside 8000…192000 Hz is refused even when it allows that rate")
+    func allowedButImpossibleRate() {
+        for rate in [-1, 0, 1, 999_999_999] {
+            let profile = ActuatorProfile(name: "odd", minFrequency: 60, maxFrequency: 300, sampleRate: rate, allowedSampleRates: [rate])
+            #expect(profile.problem(withSampleRate: rate) == "sample rate must be between 8000 and 192000 Hz")
+        }
     }
 }

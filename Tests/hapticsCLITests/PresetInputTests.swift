@@ -29,8 +29,31 @@ struct PresetInputTests {
         let result = try await HapticsProcess.run(["export", "success"], in: folder.url, environment: environment, timeout: .seconds(30))
         #expect(result.status == 0)
         let path = folder.url.appendingPathComponent("settings.json").standardizedFileURL.path
-        #expect(result.errorLines == ["haptics: warning: \(path): categories.notifications: unknown category (did you mean 'notification'?); using default settings"])
+        #expect(result.errorLines == ["\(path):3:19: warning: categories.notifications: unknown category (did you mean 'notification'?); using default settings"])
         #expect(result.output.contains("\"ParameterValue\": 1.0"))
+    }
+
+    @Test("an out-of-range strength in the settings warns at its place that defaults apply")
+    func outOfRangeSettings() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("settings.json", "{\n  \"categories\": { \"impact\": 1.5 }\n}\n")
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAPTICS_SETTINGS"] = folder.url.appendingPathComponent("settings.json").path
+        environment.removeValue(forKey: "HAPTICS_DISABLED")
+        environment.removeValue(forKey: "HAPTICS_INTENSITY")
+        let result = try await HapticsProcess.run(["export", "success"], in: folder.url, environment: environment, timeout: .seconds(30))
+        #expect(result.status == 0)
+        let path = folder.url.appendingPathComponent("settings.json").path
+        #expect(result.errorLines == ["\(path):2:29: warning: categories.impact: expected a number from 0 to 1, got 1.5; using default settings"])
+    }
+
+    @Test("HAPTICS_SETTINGS=/dev/zero warns at once that it is not a regular file")
+    func deviceSettings() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAPTICS_SETTINGS"] = "/dev/zero"
+        let result = try await HapticsProcess.run(["export", "success"], environment: environment, timeout: .seconds(30))
+        #expect(result.status == 0)
+        #expect(result.errorLines == ["haptics: warning: /dev/zero: not a regular file (a character device); using default settings"])
     }
 
     @Test("a missing settings file named by HAPTICS_SETTINGS warns that defaults apply")

@@ -153,9 +153,9 @@ struct RenderCommandTests {
         #expect(peak > 0 && peak <= 0.5)
     }
 
-    @Test("a profile file with an unknown key or a missing minFrequency exits 1, naming the file and the key", arguments: [
-        (#"{"minFrequency": 100, "maxFrequency": 200, "colour": "red"}"#, "colour: unknown key"),
-        (#"{"maxFrequency": 200}"#, "minFrequency: missing"),
+    @Test("a profile file with an unknown key or a missing minFrequency exits 1, naming the file, the place and the key", arguments: [
+        (#"{"minFrequency": 100, "maxFrequency": 200, "colour": "red"}"#, "1:44: colour: unknown key (known: name, minFrequency,"),
+        (#"{"maxFrequency": 200}"#, "1:1: minFrequency: missing"),
     ])
     func badProfileFile(text: String, problem: String) async throws {
         let folder = try TemporaryFolder()
@@ -163,7 +163,46 @@ struct RenderCommandTests {
         let result = try await render(["-o", "x.wav", "--profile", file.path], in: folder)
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
-        #expect(result.errorLines.first?.hasPrefix("haptics: \(file.path): \(problem)") == true, "\(result.errorOutput)")
+        #expect(result.errorLines.first?.hasPrefix("\(file.path):\(problem)") == true, "\(result.errorOutput)")
+    }
+
+    @Test("a profile whose sample rate is out of range (-1 crashed the WAV writer) is one line at its place, exit 1, no file written",
+          arguments: ["-1", "0", "1", "999999999"])
+    func profileRateOutOfRange(rate: String) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("bad.json", "{\n  \"minFrequency\": 60,\n  \"allowedSampleRates\":[\(rate)],\n  \"maxFrequency\": 300\n}\n")
+        let result = try await HapticsProcess.run(["render", "success", "-o", "x.wav", "--profile", "bad.json"], in: folder.url, timeout: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["bad.json:3:25: allowedSampleRates[0]: expected a number from 8000 to 192000 Hz, got \(rate)"])
+        #expect(result.output.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("x.wav").path))
+    }
+
+    @Test("malformed JSON in a profile is one line with the file, line and column, like an AHAP syntax error")
+    func profileSyntaxError() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("bad.json", "{\n  \"minFrequency\": 60,\n  maxFrequency: 300\n}\n")
+        let result = try await HapticsProcess.run(["render", "success", "-o", "x.wav", "--profile", "bad.json"], in: folder.url, timeout: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["bad.json:3:3: expected a key in double quotes, found 'm'"])
+    }
+
+    /// How fast the refusal is, is measured by the library's tests; a subprocess's wall time on
+    /// a loaded machine says little.
+    @Test("--profile /dev/zero, a folder or a huge file is refused without reading it, saying why", arguments: [
+        ("/dev/zero", "not a regular file (a character device)"),
+        (".", "not a regular file (a directory)"),
+        ("huge.json", "larger than 1 MiB (104857600 bytes)"),
+    ])
+    func profileNotARegularFile(path: String, problem: String) async throws {
+        let folder = try TemporaryFolder()
+        let huge = try folder.write("huge.json", "")
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 100 << 20)
+        try handle.close()
+        let result = try await HapticsProcess.run(["render", "success", "-o", "x.wav", "--profile", path], in: folder.url, timeout: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["haptics: \(path): \(problem)"])
     }
 
     /// The figures `--stats` prints.

@@ -8,15 +8,24 @@ import Synchronization
 /// thread never touches).
 final class SPSCQueue<Element>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Element?>
-    private let capacity: Int
-    /// Next slot to read / to write, counting forever (wrapped with `% capacity`).
+    /// How many values the ring holds: a power of two, so a position becomes a slot with a
+    /// mask instead of a division.
+    let capacity: Int
+    /// `capacity - 1`: the low bits of a position, which are its slot.
+    private let mask: Int
+    /// Next slot to read / to write, counting forever (wrapped with `& mask`).
     private let head = Atomic<Int>(0)
     private let tail = Atomic<Int>(0)
 
+    /// Creates a ring holding at least `capacity` values (at least one), rounded up to the
+    /// next power of two.
     init(capacity: Int) {
-        self.capacity = capacity
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: nil, count: capacity)
+        let wanted = max(capacity, 1)
+        precondition(wanted <= 1 << 30, "SPSCQueue capacity \(capacity) is too large")
+        self.capacity = wanted == 1 ? 1 : 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
+        mask = self.capacity - 1
+        slots = .allocate(capacity: self.capacity)
+        slots.initialize(repeating: nil, count: self.capacity)
     }
 
     deinit {
@@ -28,7 +37,7 @@ final class SPSCQueue<Element>: @unchecked Sendable {
     func push(_ value: Element) -> Bool {
         let t = tail.load(ordering: .relaxed)
         guard t - head.load(ordering: .acquiring) < capacity else { return false }
-        slots[t % capacity] = value
+        slots[t & mask] = value
         tail.store(t + 1, ordering: .releasing)
         return true
     }
@@ -37,14 +46,14 @@ final class SPSCQueue<Element>: @unchecked Sendable {
     func peek() -> Element? {
         let h = head.load(ordering: .relaxed)
         guard h < tail.load(ordering: .acquiring) else { return nil }
-        return slots[h % capacity]
+        return slots[h & mask]
     }
 
     /// Takes the oldest value, if any.
     func pop() -> Element? {
         let h = head.load(ordering: .relaxed)
         guard h < tail.load(ordering: .acquiring) else { return nil }
-        let value = slots[h % capacity].take()
+        let value = slots[h & mask].take()
         head.store(h + 1, ordering: .releasing)
         return value
     }

@@ -30,6 +30,12 @@ struct JSONParser {
             maxElements = limits.maxElements
             maxValues = limits.maxValues
         }
+
+        init(maxDepth: Int, maxElements: Int, maxValues: Int) {
+            self.maxDepth = maxDepth
+            self.maxElements = maxElements
+            self.maxValues = maxValues
+        }
     }
 
     /// Parses a whole document: one value, optionally after a UTF-8 byte order mark.
@@ -130,9 +136,9 @@ struct JSONParser {
         let name = word.hasPrefix("-") ? String(word.dropFirst()) : word
         switch name.lowercased() {
         case "nan":
-            return "'\(word)' is not a number JSON allows; AHAP numbers must be finite"
+            return "'\(word)' is not a number JSON allows; JSON numbers must be finite"
         case "infinity", "inf":
-            return "'\(word)' is not a number JSON allows; AHAP numbers must be finite"
+            return "'\(word)' is not a number JSON allows; JSON numbers must be finite"
         default:
             return "unexpected '\(word)'; expected a value (strings need double quotes)"
         }
@@ -185,7 +191,7 @@ struct JSONParser {
         guard let value = Double(text), value.isFinite else {
             let shown = text.count > 32 ? String(text.prefix(32)) + "…" : text
             index = start
-            throw failure("the number \(shown) is too large: it overflows to infinity, and AHAP numbers must be finite")
+            throw failure("the number \(shown) is too large: it overflows to infinity, and JSON numbers must be finite")
         }
         return JSONValue(content: .number(value), start: start, end: index)
     }

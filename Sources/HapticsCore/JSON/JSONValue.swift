@@ -1,8 +1,8 @@
 /// A parsed JSON value that remembers where it was in the source text, so problems found
 /// later can point at it.
-struct JSONValue: Sendable {
+package struct JSONValue: Sendable {
     /// What the value holds.
-    enum Content: Sendable {
+    package enum Content: Sendable {
         case null
         case bool(Bool)
         case number(Double)
@@ -12,14 +12,14 @@ struct JSONValue: Sendable {
         case object([JSONMember])
     }
 
-    var content: Content
+    package var content: Content
     /// Byte offset of the value's first byte in the source.
-    var start: Int
+    package var start: Int
     /// Byte offset just past the value's last byte.
-    var end: Int
+    package var end: Int
 
     /// What kind of value this is, for "expected …, found …" messages.
-    var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
@@ -33,11 +33,11 @@ struct JSONValue: Sendable {
 }
 
 /// One key of a JSON object, with its value.
-struct JSONMember: Sendable {
-    var key: String
+package struct JSONMember: Sendable {
+    package var key: String
     /// Byte offset of the key's opening quote.
-    var keyStart: Int
-    var value: JSONValue
+    package var keyStart: Int
+    package var value: JSONValue
 }
 
 /// The members of one JSON object, looked up by key.
@@ -53,8 +53,22 @@ struct JSONFields {
 
 extension JSONValue {
     /// Whether the value is `null`.
-    var isNull: Bool {
+    package var isNull: Bool {
         if case .null = content { return true }
         return false
+    }
+}
+
+extension JSONValue {
+    /// The value as messages quote it after "got": `1.5`, `true`, `null`, `"yes"`, `an array`.
+    package var shortText: String {
+        switch content {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value): return JSONText.shortNumber(value)
+        case .string(let text): return "\"\(JSONText.display(text, maxLength: 40))\""
+        case .array(let items): return items.isEmpty ? "an empty array" : "an array"
+        case .object(let members): return members.isEmpty ? "an empty object" : "an object"
+        }
     }
 }

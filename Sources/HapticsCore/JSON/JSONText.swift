@@ -1,6 +1,6 @@
 /// How the toolkit writes JSON scalars: numbers in their shortest round-trip form and
 /// properly escaped strings.
-enum JSONText {
+package enum JSONText {
     /// The shortest text that reads back as exactly `value` (Swift's `description`), such as
     /// `0.1`, `1.0` or `1e-05`. Negative zero is written as `0.0`; NaN and infinities, which
     /// JSON cannot hold, as `0.0`.
@@ -10,7 +10,7 @@ enum JSONText {
     }
 
     /// A number for messages: like ``number(_:)`` but without a trailing `.0`.
-    static func shortNumber(_ value: Double) -> String {
+    package static func shortNumber(_ value: Double) -> String {
         guard value.isFinite else { return value.description }
         let text = value.description
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
@@ -18,7 +18,7 @@ enum JSONText {
 
     /// Text from the input made safe to show in a one-line message: control characters and
     /// line separators escaped, and long text shortened.
-    static func display(_ text: String, maxLength: Int = 60) -> String {
+    package static func display(_ text: String, maxLength: Int = 60) -> String {
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {

@@ -78,7 +78,7 @@ extension AHAPPatternReader {
         report.warning("unknown dynamic parameter '\(JSONText.display(name))'; the element is skipped",
                        at: JSONPath.appending(AHAPKey.parameterID, to: path()),
                        offset: fields[AHAPKey.parameterID]?.start,
-                       suggestion: KeySuggestion.best(for: name, among: HapticDynamicParameter.ID.allCases.map(\.rawValue)))
+                       suggestion: NameSuggestion.best(for: name, among: HapticDynamicParameter.ID.allCases.map(\.rawValue)))
         return nil
     }
 }

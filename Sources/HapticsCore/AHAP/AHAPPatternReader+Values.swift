@@ -17,7 +17,7 @@ extension AHAPPatternReader {
         let misnomer = AHAPKey.documentedMisnomers[member.key].flatMap { allowed.contains($0) ? $0 : nil }
         report.warning("unknown key '\(JSONText.display(member.key))' is ignored",
                        at: JSONPath.appending(member.key, to: path()), offset: member.keyStart,
-                       suggestion: misnomer ?? KeySuggestion.best(for: member.key, among: allowed))
+                       suggestion: misnomer ?? NameSuggestion.best(for: member.key, among: allowed))
     }
 
     /// `Time`, or its alias when `Time` is absent: present, a number, not negative, in the limit.

@@ -14,7 +14,7 @@ extension AHAPPatternReader {
                 report.error("unknown event type '\(JSONText.display(typeName))'; expected one of \(names.joined(separator: ", "))",
                              at: JSONPath.appending(AHAPKey.eventType, to: path()),
                              offset: fields[AHAPKey.eventType]?.start,
-                             suggestion: KeySuggestion.best(for: typeName, among: names))
+                             suggestion: NameSuggestion.best(for: typeName, among: names))
             }
         }
         let time = requiredTime(fields, alias: AHAPKey.eventTime, in: value, at: path())
@@ -60,7 +60,7 @@ extension AHAPPatternReader {
                 report.warning("unknown event parameter '\(JSONText.display(name))' is ignored",
                                at: JSONPath.appending(AHAPKey.parameterID, to: entryPath()),
                                offset: fields[AHAPKey.parameterID]?.start,
-                               suggestion: KeySuggestion.best(for: name, among: HapticEvent.ParameterID.allCases.map(\.rawValue)))
+                               suggestion: NameSuggestion.best(for: name, among: HapticEvent.ParameterID.allCases.map(\.rawValue)))
                 continue
             }
             let value = clamped(rawValue, to: id.range, naming: name,

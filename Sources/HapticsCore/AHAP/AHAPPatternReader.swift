@@ -123,7 +123,7 @@ struct AHAPPatternReader {
         }
         let known = members.filter { AHAPKey.elementKeys.contains($0.key) }
         for member in members where !AHAPKey.elementKeys.contains(member.key) {
-            let suggestion = KeySuggestion.best(for: member.key, among: AHAPKey.elementKeys)
+            let suggestion = NameSuggestion.best(for: member.key, among: AHAPKey.elementKeys)
             let message = known.isEmpty
                 ? "unknown element '\(JSONText.display(member.key))'; the element is skipped"
                 : "unknown key '\(JSONText.display(member.key))' is ignored"

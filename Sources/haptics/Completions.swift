@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Haptics
+
+/// What the shell completions offer (`haptics --generate-completion-script bash|zsh|fish`):
+/// the shell calls back into `haptics` for these, so they follow the installed presets, the
+/// machine's devices and the files in the folder being typed.
+enum Completions {
+    /// Preset names and aliases, then `.ahap`/`.json` files.
+    static let pattern = CompletionKind.custom { _, _, prefix in
+        let presets = PresetLibrary.all.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix(prefix) }
+        return presets.sorted() + files(matching: prefix, extensions: ["ahap", "json"])
+    }
+
+    /// Built-in profile names, then `.json` profile files.
+    static let profile = CompletionKind.custom { _, _, prefix in
+        ActuatorProfile.builtIn.map(\.name).filter { $0.hasPrefix(prefix) } + files(matching: prefix, extensions: ["json"])
+    }
+
+    /// ALSA playback devices, as `haptics devices` lists them.
+    static let device = CompletionKind.custom { _, _, prefix in
+        var names = ALSADevices.playbackDevices().map(\.name)
+        for name in ["default", "null"] where !names.contains(name) { names.append(name) }
+        return names.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// Files with one of `extensions` and folders, in the folder `prefix` points into.
+    static func files(matching prefix: String, extensions: Set<String>) -> [String] {
+        let slash = prefix.lastIndex(of: "/")
+        let folder = slash.map { String(prefix[...$0]) } ?? ""
+        let start = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
+        let expanded = folder.hasPrefix("~/") ? NSHomeDirectory() + folder.dropFirst() : folder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded.isEmpty ? "." : expanded) else { return [] }
+        return names.filter { $0.hasPrefix(start) && !$0.hasPrefix(".") }.sorted().compactMap { name in
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: (expanded.isEmpty ? "" : expanded) + name, isDirectory: &isDirectory)
+            if isDirectory.boolValue { return folder + name + "/" }
+            return extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) ? folder + name : nil
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// The binary a user copies or installs: no library of the Swift toolchain, runs with the
+/// toolchain out of sight, installs and uninstalls cleanly. These read the release build that
+/// `scripts/test.sh` makes (`swift build -c release --static-swift-stdlib --product haptics`).
+@Suite("Distribution", .serialized)
+struct DistributionTests {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let release = packageRoot.appendingPathComponent(".build/release/haptics")
+
+    func releaseBinary() throws -> URL {
+        guard FileManager.default.isExecutableFile(atPath: Self.release.path) else {
+            try Test.cancel("no release build at \(Self.release.path): scripts/test.sh builds it")
+        }
+        return Self.release
+    }
+
+    /// Runs a command and returns its status and standard output.
+    func shell(_ command: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    @Test("the release binary links no library of the Swift toolchain")
+    func noToolchainLibraries() throws {
+        let binary = try releaseBinary()
+        let ldd = try shell("ldd '\(binary.path)'")
+        #expect(ldd.status == 0, "\(ldd.output)")
+        let libraries = ldd.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let swift = libraries.filter { $0.contains("libswift") || $0.contains("libFoundation") || $0.contains("libdispatch") || $0.contains("/swift/") }
+        #expect(swift.isEmpty, "toolchain libraries: \(swift)")
+        #expect(libraries.contains { $0.hasPrefix("libasound.so") }, "libasound should stay a system library: \(libraries)")
+    }
+
+    @Test("the release binary runs with the Swift toolchain hidden")
+    func runsWithoutToolchain() throws {
+        let binary = try releaseBinary()
+        let swift = try shell("readlink -f \"$(command -v swift)\"").output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let range = swift.range(of: "/usr/bin/swift"), !swift.isEmpty else {
+            try Test.cancel("cannot tell where the toolchain is (swift at '\(swift)')")
+        }
+        let toolchain = String(swift[..<range.lowerBound])
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let probe = try shell("unshare -m true")
+        guard probe.status == 0 else { try Test.cancel("unshare -m is not permitted here: \(probe.output)") }
+        // A private mount namespace in which an empty folder covers the toolchain.
+        let run = try shell("""
+            unshare -m sh -c 'mount --bind "\(empty.path)" "\(toolchain)" && test ! -e "\(swift)" && \
+            "\(binary.path)" --version && "\(binary.path)" render success -o - | wc -c'
+            """)
+        #expect(run.status == 0, "\(run.output)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.first.map(String.init)?.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil, "\(run.output)")
+        #expect((lines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0) > 1000, "no WAV rendered: \(run.output)")
+    }
+
+    @Test("install.sh installs the binary, man pages, completions and udev rule into a prefix, and --uninstall removes exactly them")
+    func installAndUninstall() throws {
+        _ = try releaseBinary()
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("share/man/man1"), withIntermediateDirectories: true)
+        // Someone else's file in a shared folder must survive the uninstall.
+        let other = prefix.appendingPathComponent("share/man/man1/other.1")
+        try Data("other".utf8).write(to: other)
+        let script = Self.packageRoot.appendingPathComponent("scripts/install.sh").path
+        let install = try shell("'\(script)' '\(prefix.path)'", environment: ["HAPTICS_PREBUILT": "1"])
+        try #require(install.status == 0, "\(install.output)")
+
+        let installed = try #require(FileManager.default.enumerator(atPath: prefix.path)?.allObjects as? [String])
+            .filter { !$0.hasSuffix("/") }
+        let files = Set(installed.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        })
+        for expected in ["bin/haptics", "share/man/man1/haptics.1", "share/man/man1/haptics.play.1", "share/man/man1/haptics.render.1",
+                         "share/bash-completion/completions/haptics", "share/zsh/site-functions/_haptics",
+                         "share/fish/vendor_completions.d/haptics.fish", "lib/udev/rules.d/70-haptics.rules",
+                         "share/haptics/install-manifest"] {
+            #expect(files.contains(expected), "\(expected) not installed; got \(files.sorted())")
+        }
+        let version = try shell("'\(prefix.path)/bin/haptics' --version")
+        #expect(version.status == 0 && !version.output.isEmpty)
+        let page = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/haptics.play.1"), encoding: .utf8)
+        #expect(page.contains("--device"), "the man page documents play's options")
+        let bash = try String(contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/haptics"), encoding: .utf8)
+        #expect(bash.contains("---completion play -- positional@0"), "bash completes pattern names through haptics")
+        let rule = try String(contentsOf: prefix.appendingPathComponent("lib/udev/rules.d/70-haptics.rules"), encoding: .utf8)
+        #expect(rule.contains(#"TAG+="uaccess""#))
+
+        let uninstall = try shell("'\(script)' --uninstall '\(prefix.path)'")
+        try #require(uninstall.status == 0, "\(uninstall.output)")
+        let left = (FileManager.default.enumerator(atPath: prefix.path)?.allObjects as? [String] ?? []).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        #expect(left == ["share/man/man1/other.1"], "left behind: \(left)")
+    }
+}
