@@ -21,8 +21,8 @@ import HapticsCore
 ///    largest flux; local maxima (±2 frames) above both, at least 40 ms apart, are onsets.
 ///    Power rather than log magnitude: broadband noise, spread thin over many bins, then adds
 ///    little while a hit's concentrated energy stands out (measured: F1 1.0 for clicks 6 dB
-///    over white noise, 0.87 at 3 dB, where log-magnitude flux gave 0.42 and 0.12). Frames
-///    whose window reaches before the sound's start have no flux. Each onset is placed on the
+///    over white noise, 0.87 at 3 dB, where log-magnitude flux gave 0.42 and 0.12). Before
+///    the sound is silence, so a sound starting with a hit has an onset at 0. Each onset is placed on the
 ///    1 ms block with the steepest energy rise inside its frame's window.
 /// 5. **Transients.** Each onset becomes a tap whose intensity is √(peak RMS in the 20 ms after
 ///    it ÷ the loudest RMS) and whose sharpness is the centroid mapping at the onset.
@@ -140,9 +140,9 @@ public struct AudioAnalyzer: Sendable {
                     swap(&previous, &current)
                     centroid[f] = total > 0 ? weighted / total : 0
                     frameEnergy[f] = total
-                    // Frames reaching before the sound's start compare against silence
-                    // that is not in the sound: no flux there.
-                    flux[f] = first < 0 ? 0 : rise
+                    // Before the sound's start is silence: a sound that starts loud has an
+                    // onset at 0, as a sound effect's first hit should.
+                    flux[f] = rise
                     if let progress, f % 2048 == 0 { progress(0.1 + 0.6 * Double(f) / Double(frames)) }
                 }
             }
@@ -181,10 +181,10 @@ public struct AudioAnalyzer: Sendable {
             let gap = max(1, Int((o.minimumOnsetGap / hopSeconds).rounded()))
             var scratch: [Double] = []
             scratch.reserveCapacity(2 * half + 1)
-            for f in 1..<frames {
+            for f in 0..<frames {
                 let value = flux[f]
                 guard value > floor, value > 0 else { continue }
-                let lo = max(1, f - 2), hi = min(frames - 1, f + 2)
+                let lo = max(0, f - 2), hi = min(frames - 1, f + 2)
                 var isPeak = true
                 for g in lo...hi where g != f && (flux[g] > value || (flux[g] == value && g < f)) { isPeak = false; break }
                 guard isPeak else { continue }

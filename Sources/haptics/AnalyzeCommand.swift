@@ -16,8 +16,8 @@ struct AnalyzeCommand: ParsableCommand {
         suit music and sound effects.
 
         The output format comes from its extension (.ahap, .haptic, or any `haptics convert` \
-        writes). --play plays the result at once, as `haptics play` does. A progress bar is \
-        drawn on standard error when it is a terminal.
+        writes). --play plays the result at once, as `haptics play` does; --plot draws it, as \
+        `haptics plot` does. A progress bar is drawn on standard error when it is a terminal.
 
         Exit status: 0 written, 1 unreadable sound or output, 2 usage error, 69 (--play) \
         output device unavailable.
@@ -25,7 +25,8 @@ struct AnalyzeCommand: ParsableCommand {
         Examples:
           haptics analyze explosion.wav -o explosion.ahap
           haptics analyze song.mp3 -o song.haptic --points-per-second 40
-          haptics analyze footsteps.flac -o steps.ahap --onset-k 3 --play
+          haptics analyze footsteps.flac -o steps.ahap --onset-k 4 --play
+          haptics analyze hit.ogg -o hit.ahap --plot hit.svg
         """
     )
 
@@ -77,8 +78,11 @@ struct AnalyzeCommand: ParsableCommand {
     var play = false
     @Option(help: ArgumentHelp("With --play: the ALSA device (see `haptics devices`).", valueName: "name"))
     var device: String?
-    @Option(help: ArgumentHelp("With --play: the actuator profile.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("With --play or --plot: the actuator profile.", valueName: "name|file"))
     var profile: String?
+
+    @Option(help: ArgumentHelp("Also draw the result (as `haptics plot`): .svg, or .png with rsvg-convert.", valueName: "file"))
+    var plot: String?
 
     @Flag(help: "Fail instead of approximating when the output format cannot hold the pattern.")
     var strict = false
@@ -108,8 +112,12 @@ struct AnalyzeCommand: ParsableCommand {
     func validate() throws {
         if let problem = options.problem { throw ValidationError(problem) }
         if noTransients && noContinuous { throw ValidationError("--no-transients and --no-continuous together leave nothing") }
-        if !play && (device != nil || profile != nil) { throw ValidationError("--device and --profile go with --play") }
+        if !play && device != nil { throw ValidationError("--device goes with --play") }
+        if !play && plot == nil && profile != nil { throw ValidationError("--profile goes with --play or --plot") }
         if play && output == "-" { throw ValidationError("--play needs an output file (-o FILE)") }
+        if let plot, !["svg", "png"].contains(URL(fileURLWithPath: plot).pathExtension.lowercased()) {
+            throw ValidationError("--plot must end in .svg or .png, not '\(plot)'")
+        }
     }
 
     func run() throws {
@@ -133,6 +141,12 @@ struct AnalyzeCommand: ParsableCommand {
         do { data = try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError.invalidInput(error.description) }
         try ConvertCommand.report(notes, strict: strict)
         try OutputFile.write(data, to: output)
+        if let plot {
+            let profile: ActuatorProfile
+            do { profile = try ActuatorProfile.resolve(self.profile ?? "wideband") } catch { throw CLIError.invalidInput(error.description) }
+            let svg = Data(PatternPlot(pattern: pattern, profile: profile, title: URL(fileURLWithPath: sound).lastPathComponent).svg.utf8)
+            if URL(fileURLWithPath: plot).pathExtension.lowercased() == "png" { try PlotCommand.writePNG(svg, to: plot) } else { try OutputFile.write(svg, to: plot) }
+        }
         guard play else { return }
         // Play as `haptics play` does: the pattern from a temporary AHAP file.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics", isDirectory: true)

@@ -30,7 +30,8 @@ enum SyntheticSounds {
     }
 
     /// Clicks (3 ms bursts of a decaying 2.5 kHz tone) at known times over white noise, at a
-    /// signal-to-noise ratio in dB between a click's RMS and the noise's RMS.
+    /// signal-to-noise ratio in dB between a click's RMS and the noise's RMS. The first click
+    /// comes at 0.25 s.
     static func clicks(count: Int, snr: Double, sampleRate: Double = 48_000, seed: UInt64) -> (samples: [Float], onsets: [Double]) {
         var random = Random(state: seed)
         var onsets: [Double] = []
@@ -43,7 +44,8 @@ enum SyntheticSounds {
         let clickLength = Int(0.003 * sampleRate)
         let clickRMS = 0.5
         let noiseRMS = clickRMS / pow(10, snr / 20)
-        var samples = (0..<length).map { _ in Float(noiseRMS * random.gaussian()) }
+        // The noise fades in over 100 ms: an abrupt start would be an onset too.
+        var samples = (0..<length).map { i in Float(noiseRMS * random.gaussian() * min(1, Double(i) / (0.1 * sampleRate))) }
         for onset in onsets {
             let start = Int(onset * sampleRate)
             for i in 0..<clickLength where start + i < length {
