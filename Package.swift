@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
     ]
 )
