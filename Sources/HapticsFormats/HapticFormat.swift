@@ -75,9 +75,9 @@ public enum HapticFormat: String, Sendable, CaseIterable {
         case .androidKotlin:
             return Data(AndroidVibration(pattern, notes: &notes).kotlin(name: name).utf8)
         case .webJSON:
-            return try WebVibration(pattern, notes: &notes).json()
+            return WebVibration(pattern, notes: &notes).json()
         case .webJavaScript:
-            return try Data(WebVibration(pattern, notes: &notes).javaScript(name: name).utf8)
+            return Data(WebVibration(pattern, notes: &notes).javaScript(name: name).utf8)
         case .feedbackd:
             let entry = FeedbackdTheme.entry(eventName: CodeNames.words(name).joined(separator: "-").lowercased(), pattern: pattern, notes: &notes)
             return FeedbackdTheme.json(entries: [entry])

@@ -61,7 +61,7 @@ public enum LofeltHaptic {
                 intensity.append(.init(time, clamped.squareRoot()))
             }
         }
-        if transients.contains(where: { _ in true }), intensity.contains(where: { $0.value > 0 }) {
+        if !transients.isEmpty, intensity.contains(where: { $0.value > 0 }) {
             notes.add("ducking", "continuous layer ducked by 20% at emphasis points (Meta's rule)", count: transients.count)
         }
         var sharpness: [HapticLayers.Point] = []

@@ -34,7 +34,7 @@ public struct WebVibration: Sendable, Hashable {
     public var vibrate: [Int]
     public var rumble: [RumbleEffect]
 
-    public init(_ pattern: HapticPattern, notes: inout ConversionNotes) throws(FormatError) {
+    public init(_ pattern: HapticPattern, notes: inout ConversionNotes) {
         let layers = HapticLayers(pattern: pattern, notes: &notes)
         let steps = AmplitudeSteps(layers).steps
         var entries: [Int] = []
@@ -54,12 +54,13 @@ public struct WebVibration: Sendable, Hashable {
         if entries.count % 2 == 0, !entries.isEmpty { entries.removeLast() } // a trailing pause does nothing
         notes.add("on-off", "navigator.vibrate is on/off: strength and sharpness dropped (on from intensity 0.2)")
         if weak > 0 { notes.add("weak", "vibration weaker than intensity 0.2 left out of navigator.vibrate") }
-        // Entries above 10 s: split into on, 0 off, on (browsers would clamp them).
+        // Entries above 10 s (browsers would clamp them): 10 s, then a zero-length entry of the
+        // other kind, then the rest, so vibration and pauses keep their lengths.
         var split: [Int] = []
-        for (index, value) in entries.enumerated() {
+        for value in entries {
             var rest = value
             while rest > Self.maxEntryMilliseconds {
-                split += index % 2 == 0 ? [Self.maxEntryMilliseconds, 0] : [Self.maxEntryMilliseconds, 0]
+                split += [Self.maxEntryMilliseconds, 0]
                 rest -= Self.maxEntryMilliseconds
             }
             split.append(rest)
