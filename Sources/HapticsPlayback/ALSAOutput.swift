@@ -86,7 +86,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         // instead of waiting for it to be released.
         let openResult = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard openResult >= 0, let pcm = opened else {
-            throw .deviceUnavailable(device: device, reason: Self.describeOpenFailure(openResult))
+            throw .deviceUnavailable(device: device, reason: ALSAOpenFailure.describe(device: device, code: openResult))
         }
         let configuration: ALSAConfiguration
         do throws(AudioOutputError) {
@@ -259,20 +259,6 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     }
 
     // MARK: Messages
-
-    private static func describeOpenFailure(_ code: Int32) -> String {
-        let text = ALSADiagnostics.describeWithMessage(code)
-        switch -code {
-        case EBUSY:
-            return "\(text) (another program is using it)"
-        case EACCES, EPERM:
-            return "\(text) (is your user in the 'audio' group?)"
-        default:
-            // Missing cards come back as ENOENT, ENODEV, ENXIO or, for a card number that
-            // does not exist, EINVAL; unknown names as ENOENT.
-            return "\(text) (is the card connected? see 'haptics devices')"
-        }
-    }
 
     /// Runs on the audio thread, but only once, as it gives up: allocating is fine there.
     private static func describeLoss(_ code: Int32) -> String {

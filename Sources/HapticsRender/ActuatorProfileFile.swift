@@ -13,6 +13,9 @@ public enum ProfileError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownProfile(let name, let builtIn):
+            if let near = NameSuggestion.best(for: name, among: builtIn) {
+                return "\(name): no such profile (did you mean '\(near)'? built-in: \(builtIn.joined(separator: ", ")); or give a path to a JSON file)"
+            }
             return "\(name): no such profile (built-in: \(builtIn.joined(separator: ", ")); or give a path to a JSON file)"
         case .file(let error):
             return error.description

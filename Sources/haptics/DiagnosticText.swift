@@ -1,15 +1,16 @@
 import Haptics
 
 extension AHAPDiagnostic {
-    /// The line the tool prints: `file: location: severity: message (did you mean 'X'?)`.
-    var cliLine: String {
-        var parts: [String] = []
-        if let source { parts.append(source) }
-        if !location.isEmpty { parts.append(location) }
-        parts.append("\(severity.rawValue): \(message)")
-        var text = parts.joined(separator: ": ")
-        if let suggestion { text += " (did you mean '\(suggestion)'?)" }
-        return text
+    /// The line the tool prints: `file:line:column: severity: message [JSON path]` (see
+    /// ``AHAPDiagnostic/description``); `haptics:` first when it has no place in a file.
+    var cliLine: String { isLocated ? description : "haptics: \(description)" }
+}
+
+extension CLIError {
+    /// A pattern that cannot be used: its first error, printed at its place.
+    static func invalidInput(_ error: AHAPError) -> CLIError {
+        guard let first = error.errors.first ?? error.diagnostics.first else { return invalidInput(error.description) }
+        return CLIError(message: first.cliLine, code: .invalidInput, isWholeLine: true)
     }
 }
 

@@ -12,8 +12,11 @@ struct PatternInput: ParsableArguments {
     @OptionGroup(title: "Preset options")
     var preset: PresetOptions
 
-    /// Loads the pattern: a file if one exists at the path (or the name looks like one), `-`
-    /// for standard input, otherwise a preset.
+    /// Loads the pattern. A name with a `/` or a known extension (`.ahap`, `.json`) is a file,
+    /// `-` is standard input, and a bare name is a preset, so a file that happens to be called
+    /// `success` never silently replaces the preset: when both exist the preset plays and a
+    /// note says how to pick the file (`./success`). A bare name that is no preset but an
+    /// existing file is that file.
     func load(mode: ValidationMode = .lenient) throws -> LoadedPattern {
         if pattern == "-" {
             // Standard input has no folder, so sound files of AudioCustom events are not looked for.
@@ -21,17 +24,21 @@ struct PatternInput: ParsableArguments {
                 let document = try AHAPDecoder(mode: mode).decode(from: .standardInput, source: "-")
                 return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: "-", baseDirectory: nil)
             } catch {
-                throw CLIError.invalidInput(error.description)
+                throw CLIError.invalidInput(error)
             }
         }
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
-        if looksLikeFile || FileManager.default.fileExists(atPath: pattern) {
+        let isPreset = !looksLikeFile && PresetLibrary.info(named: pattern) != nil
+        if isPreset && FileManager.default.fileExists(atPath: pattern) {
+            writeStandardError("haptics: note: '\(pattern)' is the preset; a file of that name is here too: give ./\(pattern) to use the file")
+        }
+        if looksLikeFile || (!isPreset && FileManager.default.fileExists(atPath: pattern)) {
             let url = URL(fileURLWithPath: pattern)
             do {
                 let document = try AHAPDecoder(mode: mode).decode(contentsOf: url)
                 return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: pattern, baseDirectory: url.deletingLastPathComponent())
             } catch {
-                throw CLIError.invalidInput(error.description)
+                throw CLIError.invalidInput(error)
             }
         }
         guard let resolved = try preset.resolve(name: pattern) else {

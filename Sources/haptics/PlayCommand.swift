@@ -89,7 +89,7 @@ struct PlayCommand: ParsableCommand {
             do {
                 try engine.start()
             } catch {
-                guard device == nil else { throw CLIError.deviceUnavailable(error.description) }
+                if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
                 try renderInstead(loaded, profile: profile, because: error)
                 return
             }
@@ -117,6 +117,14 @@ struct PlayCommand: ParsableCommand {
         if let error = engine.outputError {
             throw CLIError.deviceUnavailable(error.description)
         }
+    }
+
+    /// "; did you mean 'null'?" for a device name near one ALSA lists; empty otherwise.
+    static func deviceSuggestion(for device: String) -> String {
+        var names = ALSADevices.playbackDevices().map(\.name)
+        names += ["default", "null", "pulse"]
+        guard !names.contains(device), let near = NameSuggestion.best(for: device, among: names) else { return "" }
+        return "; did you mean '\(near)'?"
     }
 
     /// Ends the process `deadline` after a signal if the orderly stop has not: a frozen or

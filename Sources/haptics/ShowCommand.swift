@@ -60,6 +60,10 @@ struct ShowCommand: ParsableCommand {
             writeStandardOutput(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n")
         } else {
             writeStandardOutput(PatternTimeline(pattern: loaded.pattern, name: loaded.name).text)
+            // A picture only for people: scripts reading the text get the table alone.
+            if isatty(STDOUT_FILENO) == 1 {
+                writeStandardOutput("\n" + Sparkline.timeline(of: loaded.pattern))
+            }
         }
     }
 }

@@ -21,4 +21,40 @@ enum Sparkline {
         let seconds = Double(samples.count) / signal.sampleRate
         return "  │\(line)│ 0–\(String(format: "%.2f", seconds)) s"
     }
+
+    /// Three rows on one time axis: intensity and sharpness as block heights, and the events
+    /// (`╿` a transient, `━` a continuous event sounding), each column a slice of the pattern.
+    static func timeline(of pattern: HapticPattern, columns: Int = 60) -> String {
+        let duration = max(pattern.duration, pattern.events.map(\.end).max() ?? 0)
+        guard duration > 0, !pattern.events.isEmpty else { return "" }
+        let envelope = PatternEnvelope(pattern: pattern)
+        let step = duration / Double(columns)
+        var intensity = "", sharpness = "", events = ""
+        for column in 0..<columns {
+            let start = Double(column) * step
+            // The strongest moment of the column, sampled at a few points across it.
+            var best: (intensity: Double, sharpness: Double?) = (0, nil)
+            for k in 0..<4 {
+                let value = envelope.value(at: start + step * (Double(k) + 0.5) / 4, resolution: step)
+                if value.intensity >= best.intensity && value.sharpness != nil { best = value }
+            }
+            intensity.append(level(best.intensity))
+            sharpness.append(best.sharpness.map(level) ?? " ")
+            let last = column == columns - 1
+            let tap = pattern.events.contains { $0.kind == .transient && $0.relativeTime >= start && ($0.relativeTime < start + step || last) }
+            let buzz = pattern.events.contains { $0.kind == .continuous && $0.relativeTime < start + step && $0.end > start }
+            events.append(tap ? "╿" : buzz ? "━" : " ")
+        }
+        return """
+          intensity │\(intensity)│
+          sharpness │\(sharpness)│
+          events    │\(events)│ 0–\(String(format: "%.2f", duration)) s
+
+        """
+    }
+
+    private static func level(_ value: Double) -> Character {
+        guard value > 0 else { return levels[0] }
+        return levels[max(1, min(levels.count - 1, Int((value * Double(levels.count - 1)).rounded(.up))))]
+    }
 }

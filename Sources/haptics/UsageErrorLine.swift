@@ -15,6 +15,7 @@ struct UsageErrorLine {
         let flattened = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
         guard !flattened.isEmpty else { return nil }
         var line = "haptics: " + Self.lowercasingFirstWord(flattened.hasSuffix(".") ? String(flattened.dropLast()) : flattened)
+        if let near = suggestion(for: flattened) { line += " (did you mean '\(near)'?)" }
         if let command = arguments.first, Self.commands.contains(command) {
             line += " (see 'haptics \(command) --help')"
         } else if let first = arguments.first, looksLikePattern(first) {
@@ -23,6 +24,22 @@ struct UsageErrorLine {
             line += " (see 'haptics --help')"
         }
         return line
+    }
+
+    /// The nearest valid word for a misspelt command or option value, when the parser names
+    /// the bad word and the valid ones: `haptics plya`, `--weight hevy`.
+    private func suggestion(for message: String) -> String? {
+        // "The value 'hevy' is invalid for '--weight <weight>'. Please provide one of 'light', 'medium' or 'heavy'"
+        if message.hasPrefix("The value '"), let choices = message.range(of: "Please provide one of ") {
+            let bad = message.dropFirst("The value '".count).prefix { $0 != "'" }
+            let valid = message[choices.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            return NameSuggestion.best(for: String(bad), among: valid)
+        }
+        // An unknown first word where a command was expected.
+        if message.contains("unexpected argument"), let first = arguments.first, !first.hasPrefix("-"), !looksLikePattern(first) {
+            return NameSuggestion.best(for: first, among: Self.commands)
+        }
+        return nil
     }
 
     /// A preset name or AHAP file given where a command was expected (`haptics success`).

@@ -8,11 +8,12 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check AHAP files and report every problem with its location.",
         discussion: """
         Each FILE is checked as Core Haptics would load it. Every problem is printed on one \
-        line, errors first:
+        line, errors first, as compilers print theirs (editors and CI annotate the line):
 
-          FILE: LOCATION: SEVERITY: MESSAGE (did you mean 'KEY'?)
+          FILE:LINE:COLUMN: SEVERITY: MESSAGE (did you mean 'KEY'?) [LOCATION]
 
-        where LOCATION is a JSON path such as Pattern[3].Event.EventParameters[1].ParameterValue. \
+        where LOCATION is a JSON path such as Pattern[3].Event.EventParameters[1].ParameterValue \
+        (a problem with the file as a whole, such as a missing file, has no line and column). \
         A summary line per file follows: "FILE: valid", "FILE: valid (2 warnings)" or \
         "FILE: invalid (3 errors, 1 warning)".
 
@@ -72,7 +73,7 @@ struct ValidateCommand: ParsableCommand {
         } else {
             var text = ""
             for report in reports {
-                for diagnostic in report.diagnostics { text += diagnostic.cliLine + "\n" }
+                for diagnostic in report.diagnostics { text += diagnostic.description + "\n" }
                 text += report.summary + "\n"
             }
             writeStandardOutput(text)

@@ -62,7 +62,7 @@ struct AHAPLenientDecodingTests {
         #expect(first.severity == .warning)
         #expect(first.location == "Pattern")
         #expect(first.line == 3)
-        #expect(first.message.hasPrefix("line 3, column "))
+        #expect(first.column != nil)
         #expect(first.message.contains("trailing comma"))
     }
 
@@ -255,7 +255,7 @@ struct AHAPLenientDecodingTests {
     func source() throws {
         let document = try AHAPDecoder().decode(Data(document(transient(extra: "\"X\": 1")).utf8), source: "pop.ahap")
         #expect(document.diagnostics.first?.source == "pop.ahap")
-        #expect(document.diagnostics.first?.description == "pop.ahap: Pattern[0].Event.X: unknown key 'X' is ignored")
+        #expect(document.diagnostics.first?.description == "pop.ahap:1:88: warning: unknown key 'X' is ignored [Pattern[0].Event.X]")
     }
 
     @Test("HapticPattern(ahap:) decodes and drops warnings")

@@ -48,7 +48,7 @@ struct AHAPLimitTests {
         let json = Data((document(transient()) + String(repeating: " ", count: 2000)).utf8)
         let error = try #require(throws: AHAPError.self) { try decoder.decode(json, source: "big.ahap") }
         #expect(error.diagnostics.count == 1)
-        #expect(error.description == "big.ahap: the input is \(json.count) bytes, more than the 1 KiB input limit")
+        #expect(error.description == "big.ahap: error: the input is \(json.count) bytes, more than the 1 KiB input limit")
     }
 
     @Test("a 50 MB file is refused by its size, naming the 16 MiB limit")
@@ -92,7 +92,7 @@ struct AHAPLimitTests {
         let missing = try #require(throws: AHAPError.self) {
             try AHAPDecoder().decode(contentsOf: folder.url.appendingPathComponent("missing.ahap"))
         }
-        #expect(missing.description.hasSuffix("missing.ahap: no such file"))
+        #expect(missing.description.hasSuffix("missing.ahap: error: no such file"))
         let directory = try #require(throws: AHAPError.self) { try AHAPDecoder().decode(contentsOf: folder.url) }
         #expect(directory.description.contains("is a directory"))
     }
@@ -103,6 +103,6 @@ struct AHAPLimitTests {
         defer { try? zero.close() }
         let decoder = AHAPDecoder(limits: AHAPLimits(maxInputBytes: 1 << 20))
         let error = try #require(throws: AHAPError.self) { try decoder.decode(from: zero, source: "zero") }
-        #expect(error.description == "zero: the input is larger than the 1 MiB input limit")
+        #expect(error.description == "zero: error: the input is larger than the 1 MiB input limit")
     }
 }

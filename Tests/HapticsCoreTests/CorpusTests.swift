@@ -40,7 +40,7 @@ struct CorpusTests {
         let warning = try #require(document.diagnostics.first { $0.location == "Pattern[1].ParameterCurves" })
         #expect(warning.severity == .warning)
         #expect(warning.suggestion == "ParameterCurve")
-        #expect(warning.description.hasSuffix("(did you mean 'ParameterCurve'?)"))
+        #expect(warning.description.hasSuffix("(did you mean 'ParameterCurve'?) [Pattern[1].ParameterCurves]"))
         #expect(document.pattern.events.count == 1)
         #expect(document.pattern.curves.isEmpty)
     }

@@ -36,7 +36,7 @@ struct MalformedInputTests {
                     #expect(!error.diagnostics.isEmpty)
                     #expect(error.diagnostics.first?.severity == .error)
                     #expect(error.diagnostics.allSatisfy { !$0.message.isEmpty && !$0.description.contains(where: \.isNewline) })
-                    #expect(error.description.hasPrefix("fuzz.ahap: "))
+                    #expect(error.description.hasPrefix("fuzz.ahap:"))
                 }
             }
         }

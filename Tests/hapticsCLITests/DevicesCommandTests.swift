@@ -10,7 +10,7 @@ struct DevicesCommandTests {
         #expect(result.status == 0)
         #expect(result.errorOutput.isEmpty, "alsa-lib's messages must not reach the terminal")
         let object = try #require(try jsonObject(result.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["audio", "soundCards", "rumble"])
+        #expect(Set(object.keys) == ["hapticsVersion", "audio", "soundCards", "rumble"])
         let audio = try #require(object["audio"] as? [[String: Any]])
         #expect(object["soundCards"] is [Any])
         #expect(object["rumble"] is [Any])

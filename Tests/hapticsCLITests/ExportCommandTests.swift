@@ -28,7 +28,7 @@ struct ExportCommandTests {
         let result = try await HapticsProcess.run(["export", "warn.ahap", "-o", "clean.ahap"], in: folder.url)
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
-        #expect(result.errorLines == ["warn.ahap: Pattern[0].Event.Colour: warning: unknown key 'Colour' is ignored"])
+        #expect(result.errorLines == ["warn.ahap:1:72: warning: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]"])
         let written = try String(contentsOf: folder.url.appendingPathComponent("clean.ahap"), encoding: .utf8)
         #expect(!written.contains("Colour"))
         let check = try await HapticsProcess.run(["validate", "--strict", "clean.ahap"], in: folder.url)
@@ -42,7 +42,7 @@ struct ExportCommandTests {
         let result = try await HapticsProcess.run(["export", "bad.ahap"], in: folder.url)
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
-        #expect(result.errorLines == ["haptics: bad.ahap: Pattern[1].Event.Time: negative time -1; a time must be 0 or more"])
+        #expect(result.errorLines == ["bad.ahap:2:37: error: negative time -1; a time must be 0 or more [Pattern[1].Event.Time]"])
     }
 
     @Test("an output that cannot be created is one line naming the path and the system's reason, exit 1",

@@ -243,6 +243,7 @@ struct PlayCommandTests {
         #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.errorLines.count == 1)
         #expect(outcome.errorLines.first?.hasPrefix("haptics: no audio output to play on (audio device 'default': ") == true, "\(outcome.stderr)")
+        #expect(outcome.errorLines.first?.contains("no sound card, and no sound server (PulseAudio or PipeWire) is running for this user") == true, "\(outcome.stderr)")
         let expectedPath = folder.url.appendingPathComponent("haptics/\(name).wav").path
         #expect(outcome.outputLines.first == "Rendered \(name).ahap for the 'wideband' profile instead: \(expectedPath)")
         let wav = try WAVContents(contentsOf: URL(fileURLWithPath: expectedPath))

@@ -11,6 +11,24 @@ struct PresetInputTests {
         #expect(result.errorLines == ["haptics: \(typed): no such file or preset (did you mean '\(meant)'? see `haptics list`)"])
     }
 
+    @Test("a file named like a preset does not shadow it: the preset is used, a note says how to pick the file")
+    func fileNamedLikePreset() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("success", "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\"}}]}")
+        let bare = try await HapticsProcess.run(["show", "success", "--json"], in: folder.url, timeout: .seconds(30))
+        #expect(bare.status == 0)
+        #expect(bare.errorLines == ["haptics: note: 'success' is the preset; a file of that name is here too: give ./success to use the file"])
+        #expect(try ShowOutput(bare.stdout).events.count == 2, "the preset: two taps")
+        let file = try await HapticsProcess.run(["show", "./success", "--json"], in: folder.url, timeout: .seconds(30))
+        #expect(file.status == 0 && file.errorOutput.isEmpty)
+        #expect(try ShowOutput(file.stdout).events.count == 1, "the file: one tap")
+        // A bare name that is no preset is the file of that name.
+        try folder.write("mytap", "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\"}}]}")
+        let other = try await HapticsProcess.run(["show", "mytap", "--json"], in: folder.url, timeout: .seconds(30))
+        #expect(other.status == 0 && other.errorOutput.isEmpty)
+        #expect(try ShowOutput(other.stdout).events.count == 1)
+    }
+
     @Test("a name like no preset gets no suggestion")
     func noSuggestion() async throws {
         let result = try await HapticsProcess.run(["show", "zzzzzz"], timeout: .seconds(30))

@@ -27,6 +27,34 @@ struct ShowCommandTests {
         #expect(!result.output.contains("not rendered as haptics"))
     }
 
+    @Test("on a terminal, show draws intensity, sharpness and the events under the table; piped, it does not")
+    func terminalTimeline() async throws {
+        let piped = try await HapticsProcess.run(["show", "success"])
+        #expect(!piped.output.contains("intensity │"))
+        let script = try #require(["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "script(1) gives the command a terminal (Debian: bsdutils)")
+        let haptics = try #require(HapticsProcess.executable)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["-qec", "'\(haptics.path)' show success", "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        let intensity = try #require(lines.first { $0.hasPrefix("  intensity │") }, "\(text)")
+        let events = try #require(lines.first { $0.hasPrefix("  events    │") })
+        // success: a soft tap at 0 and a strong one at 0.13 s, the last column.
+        let bars = Array(intensity.dropFirst("  intensity │".count).prefix(60))
+        #expect(bars.first != " " && bars.last == "█", "\(intensity)")
+        #expect(bars.dropFirst(3).dropLast(3).allSatisfy { $0 == " " }, "silent between the taps: \(intensity)")
+        #expect(events.filter { $0 == "╿" }.count == 2, "\(events)")
+        #expect(events.hasSuffix("│ 0–0.13 s"))
+    }
+
     @Test("a pattern with audio events says they are kept but not rendered as haptics")
     func audioNote() async throws {
         let json = """
@@ -45,7 +73,7 @@ struct ShowCommandTests {
         let result = try await HapticsProcess.run(["show", "--json", "-"], stdin: Data(samplePattern.utf8))
         #expect(result.status == 0)
         let object = try #require(try jsonObject(result.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["source", "version", "duration", "metadata", "counts", "events", "parameters", "curves"])
+        #expect(Set(object.keys) == ["hapticsVersion", "source", "version", "duration", "metadata", "counts", "events", "parameters", "curves"])
         #expect(object["source"] as? String == "-")
         let numbers = try ShowOutput(result.stdout)
         // The curve ends last: its start plus its last point's time.

@@ -20,6 +20,30 @@ struct UsageErrorTests {
         #expect(result.output.isEmpty)
     }
 
+    @Test("a misspelt command, option value, profile or device gets the nearest name",
+          arguments: [
+            (["plya", "success"], 2, "haptics: 2 unexpected arguments: 'plya', 'success' (did you mean 'play'?) (see 'haptics --help')"),
+            (["play", "impact", "--weight", "hevy", "--device", "null"], 2,
+             "haptics: the value 'hevy' is invalid for '--weight <weight>'. Please provide one of 'light', 'medium' or 'heavy' (did you mean 'heavy'?) (see 'haptics play --help')"),
+            (["render", "success", "-o", "x.wav", "--profile", "lraa"], 1,
+             "haptics: lraa: no such profile (did you mean 'lra'? built-in: wideband, lra, dualsense, shaker; or give a path to a JSON file)"),
+            (["render", "success", "-o", "x.wav", "--formt", "f32"], 2, "haptics: unknown option '--formt'. Did you mean '--format'? (see 'haptics render --help')"),
+          ])
+    func didYouMean(arguments: [String], status: Int32, line: String) async throws {
+        let folder = try TemporaryFolder()
+        let result = try await HapticsProcess.run(arguments, in: folder.url, timeout: .seconds(30))
+        #expect(result.status == status)
+        #expect(result.errorLines == [line])
+    }
+
+    @Test("a misspelt device name gets the nearest device ALSA knows")
+    func deviceSuggestion() async throws {
+        let result = try await HapticsProcess.run(["play", "success", "--device", "nul"], timeout: .seconds(30))
+        #expect(result.status == 69)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.hasSuffix("; did you mean 'null'?") == true, "\(result.errorLines)")
+    }
+
     @Test("a negative number is read as the option's value, so the range is what is reported",
           arguments: [
             (["render", "success", "-o", "x.wav", "--gain", "-1"], "haptics: --gain must be between 0 and 4"),

@@ -20,7 +20,7 @@ struct ValidateCommandTests {
         let result = try await HapticsProcess.run(["validate", "warn.ahap"], in: folder.url)
         #expect(result.status == 0)
         #expect(result.outputLines == [
-            "warn.ahap: Pattern[0].Event.Colour: warning: unknown key 'Colour' is ignored",
+            "warn.ahap:1:72: warning: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
             "warn.ahap: valid (1 warning)",
         ])
     }
@@ -32,7 +32,7 @@ struct ValidateCommandTests {
         let result = try await HapticsProcess.run(["validate", "--strict", "warn.ahap"], in: folder.url)
         #expect(result.status == 1)
         #expect(result.outputLines == [
-            "warn.ahap: Pattern[0].Event.Colour: error: unknown key 'Colour' is ignored",
+            "warn.ahap:1:72: error: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
             "warn.ahap: invalid (1 error)",
         ])
     }
@@ -46,7 +46,7 @@ struct ValidateCommandTests {
         #expect(result.status == 1)
         #expect(result.outputLines == [
             "good.ahap: valid",
-            "bad.ahap: Pattern[1].Event.Time: error: negative time -1; a time must be 0 or more",
+            "bad.ahap:2:37: error: negative time -1; a time must be 0 or more [Pattern[1].Event.Time]",
             "bad.ahap: invalid (1 error)",
             "missing.ahap: error: no such file",
             "missing.ahap: invalid (1 error)",

@@ -50,15 +50,22 @@ public struct AHAPDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
-    /// One line: `file: location: message (did you mean 'X'?)`, leaving out what is unknown.
+    /// One line as compilers print theirs, so editors and CI annotate the place:
+    /// `file:line:column: severity: message (did you mean 'X'?) [JSON path]`, leaving out
+    /// what is unknown (`file: severity: …` without a position).
     public var description: String {
-        var parts: [String] = []
-        if let source { parts.append(source) }
-        if !location.isEmpty { parts.append(location) }
-        var text = (parts + [message]).joined(separator: ": ")
+        var place = source ?? ""
+        if let line {
+            place += (place.isEmpty ? "" : ":") + "\(line)" + (column.map { ":\($0)" } ?? "")
+        }
+        var text = (place.isEmpty ? "" : place + ": ") + "\(severity.rawValue): \(message)"
         if let suggestion { text += " (did you mean '\(suggestion)'?)" }
+        if !location.isEmpty { text += " [\(location)]" }
         return text
     }
+
+    /// Whether the line begins with a position in a file (`file:line:column:`).
+    public var isLocated: Bool { source != nil && line != nil }
 }
 
 /// Decoding failed; `diagnostics` holds every problem found, errors first.

@@ -47,16 +47,15 @@ struct DiagnosticCollector {
         add(mode == .strict ? .error : .warning, message(), at: location(), offset: offset, suggestion: suggestion())
     }
 
-    /// Records a problem found while reading the JSON text itself; the message starts with
-    /// its line and column, since the JSON path alone may not pinpoint it.
+    /// Records a problem found while reading the JSON text itself, at its offset (the JSON
+    /// path alone may not pinpoint it).
     mutating func syntaxProblem(_ severity: AHAPDiagnostic.Severity, _ message: String, at location: String, offset: Int) {
         let effective: AHAPDiagnostic.Severity = mode == .strict ? .error : severity
         guard !isFull(effective) else {
             count(effective)
             return
         }
-        let position = locator.position(of: offset)
-        add(effective, "line \(position.line), column \(position.column): \(message)", at: location, offset: offset, suggestion: nil)
+        add(effective, message, at: location, offset: offset, suggestion: nil)
     }
 
     /// Notes warnings that happened but were not recorded one by one.
