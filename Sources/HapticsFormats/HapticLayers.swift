@@ -239,9 +239,13 @@ extension HapticLayers {
                 }
             }
             if !lifts.isEmpty {
-                // Lifts win over layer points within their 0.2 ms window.
-                let windows = lifts.map(\.time)
-                lifted = lifted.filter { point in !windows.contains { abs($0 - point.time) < 0.00005 - 1e-9 } } + lifts
+                // Lifts win over layer points within their 0.1 ms window (both sorted: one pass).
+                let windows = lifts.map(\.time).sorted()
+                var next = 0
+                lifted = lifted.filter { point in
+                    while next < windows.count, windows[next] < point.time - 0.00005 { next += 1 }
+                    return !(next < windows.count && abs(windows[next] - point.time) < 0.00005 - 1e-9)
+                } + lifts
                 lifted.sort { $0.time < $1.time }
                 lifted = Self.dropDuplicateTimes(lifted)
             }

@@ -107,26 +107,34 @@ public enum LofeltHaptic {
             let i = HapticLayers.value(of: layers.intensity, at: time)
             return layers.intensity.isEmpty ? 0 : i * i
         }
+        // Emphasis points (one per breakpoint: taps less than 1 ms apart keep the stronger),
+        // each with breakpoints 2 ms either side; built apart and merged in one sort, so long
+        // clips stay linear.
         var merged = 0
-        var emphasised: [Double] = []
+        var emphases: [Breakpoint] = []
         for transient in layers.transients {
-            if let last = emphasised.last, transient.time - last < 0.001 {
-                // One emphasis per breakpoint: keep the stronger tap.
+            let emphasis = (transient.intensity * transient.intensity, transient.sharpness)
+            if let last = emphases.last, transient.time - last.time < 0.001 {
                 merged += 1
-                if let index = points.lastIndex(where: { $0.emphasis != nil }), let e = points[index].emphasis, transient.intensity * transient.intensity > e.0 {
-                    points[index].emphasis = (transient.intensity * transient.intensity, transient.sharpness)
-                }
+                if let e = last.emphasis, emphasis.0 > e.0 { emphases[emphases.count - 1].emphasis = emphasis }
                 continue
             }
-            emphasised.append(transient.time)
-            let t = transient.time
-            for side in [t - 0.002, t + 0.002] where side >= 0 && !points.contains(where: { abs($0.time - side) < 1e-6 }) {
-                points.append(Breakpoint(time: side, amplitude: amplitude(at: side), emphasis: nil))
-            }
-            points.removeAll { abs($0.time - t) < 1e-6 }
-            points.append(Breakpoint(time: t, amplitude: amplitude(at: t), emphasis: (transient.intensity * transient.intensity, transient.sharpness)))
-            points.sort { $0.time < $1.time }
+            emphases.append(Breakpoint(time: transient.time, amplitude: amplitude(at: transient.time), emphasis: emphasis))
         }
+        func key(_ time: Double) -> Int { Int((time * 1e6).rounded()) }
+        let emphasisKeys = Set(emphases.map { key($0.time) })
+        var taken = Set(points.map { key($0.time) })
+        points.removeAll { emphasisKeys.contains(key($0.time)) }
+        var sides: [Breakpoint] = []
+        for e in emphases {
+            for side in [e.time - 0.002, e.time + 0.002] where side >= 0 && !taken.contains(key(side)) && !emphasisKeys.contains(key(side)) {
+                taken.insert(key(side))
+                sides.append(Breakpoint(time: side, amplitude: amplitude(at: side), emphasis: nil))
+            }
+        }
+        points = (points.enumerated().map { ($0.element, $0.offset) } + (sides + emphases).map { ($0, Int.max) })
+            .sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }.map(\.0)
+        let emphasised = emphases
         if merged > 0 { notes.add("merged-taps", "taps less than 1 ms apart merged into one emphasis (the stronger)", count: merged) }
         if !layers.transients.isEmpty && layers.hasContinuous {
             notes.add("ducking", "continuous layer will be ducked by 20% at emphasis points when played (Meta's rule)", count: emphasised.count)
