@@ -22,12 +22,15 @@ import HapticsCore
 /// The JSON form (`.android.json`) holds all three; the Kotlin form (`.kt`) builds them and
 /// plays the best one the device supports.
 public struct AndroidVibration: Sendable, Hashable {
+    /// One `addControlPoint(intensity, sharpness, durationMillis)` call: the values reached,
+    /// and how long the ramp to them takes.
     public struct ControlPoint: Sendable, Hashable {
         public var intensity: Double
         public var sharpness: Double
         public var durationMillis: Int
     }
 
+    /// The Composition primitives used for taps (`VibrationEffect.Composition.PRIMITIVE_*`).
     public enum Primitive: String, Sendable, Hashable, CaseIterable {
         case thud = "THUD", lowTick = "LOW_TICK", click = "CLICK", tick = "TICK"
 
@@ -53,6 +56,7 @@ public struct AndroidVibration: Sendable, Hashable {
         }
     }
 
+    /// One `addPrimitive(primitive, scale, delay, DELAY_TYPE_RELATIVE_START_OFFSET)` call.
     public struct PrimitiveCall: Sendable, Hashable {
         public var primitive: Primitive
         public var scale: Double
@@ -60,11 +64,17 @@ public struct AndroidVibration: Sendable, Hashable {
         public var delayMillis: Int
     }
 
+    /// `createWaveform` step lengths in milliseconds …
     public var timings: [Int]
+    /// … and their amplitudes, 0 (off) or 1…255.
     public var amplitudes: [Int]
+    /// `createWaveform`'s `repeat`: −1 plays once.
     public var repeatIndex = -1
+    /// `BasicEnvelopeBuilder.setInitialSharpness`.
     public var initialSharpness: Double
+    /// The envelope's control points (empty when the pattern has no continuous part).
     public var envelope: [ControlPoint]
+    /// The taps as primitives (empty when the pattern has none).
     public var composition: [PrimitiveCall]
 
     /// Converts a pattern.

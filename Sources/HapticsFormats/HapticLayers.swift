@@ -122,7 +122,8 @@ extension HapticLayers {
         if audio > 0 { notes.add("audio-events", "audio events left out (the format has no sound)", count: audio) }
         continuous.sort { $0.start < $1.start }
         var overlaps = 0
-        for (a, b) in zip(continuous, continuous.dropFirst()) where b.start < a.end - 1e-9 { overlaps += 1 }
+        // A release tail running into the next event is a hand-over, not an overlap.
+        for (a, b) in zip(continuous, continuous.dropFirst()) where b.start < min(a.end, a.start + a.duration) - 1e-9 { overlaps += 1 }
         if overlaps > 0 { notes.add("overlap", "overlapping continuous events mixed into one continuous layer (their amplitudes add)", count: overlaps) }
 
         var intensity: [Point] = []

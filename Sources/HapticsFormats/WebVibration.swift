@@ -31,7 +31,9 @@ public struct WebVibration: Sendable, Hashable {
     /// Amplitude (intensity²) from which a step counts as vibrating.
     public static let onThreshold = 0.04
 
+    /// `navigator.vibrate` entries: vibrate, pause, vibrate, … in milliseconds.
     public var vibrate: [Int]
+    /// `playEffect("dual-rumble", …)` calls, in order.
     public var rumble: [RumbleEffect]
 
     public init(_ pattern: HapticPattern, notes: inout ConversionNotes) {
