@@ -71,6 +71,23 @@ struct ConvertAnalyzeCommandTests {
         #expect((success["magnitudes"] as? [Double])?.count == (success["durations"] as? [Int])?.count)
     }
 
+    @Test("Android JSON reads back, also from a plain .json (by its content)")
+    func androidBack() async throws {
+        let folder = try TemporaryFolder()
+        let json = folder.url.appendingPathComponent("heartbeat.json").path
+        let out = folder.url.appendingPathComponent("heartbeat.ahap").path
+        let written = try await HapticsProcess.run(["convert", "success", "-o", json, "--to", "android-json"])
+        #expect(written.status == 0)
+        let back = try await HapticsProcess.run(["convert", json, "-o", out])
+        #expect(back.status == 0, "\(back.errorOutput)")
+        #expect(back.errorOutput.contains("primitives read as taps"))
+        let show = try await HapticsProcess.run(["show", out, "--json"])
+        let summary = try JSONSerialization.jsonObject(with: show.stdout) as? [String: Any]
+        #expect((summary?["counts"] as? [String: Any])?["transients"] as? Int == 2)
+        let strict = try await HapticsProcess.run(["convert", json, "-o", out, "--strict"])
+        #expect(strict.status == 1)
+    }
+
     @Test("usage errors: unknown extension, --library with an input")
     func usage() async throws {
         let unknown = try await HapticsProcess.run(["convert", "success", "-o", "out.xyz"])
