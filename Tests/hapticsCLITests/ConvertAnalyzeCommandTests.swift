@@ -113,6 +113,12 @@ struct ConvertAnalyzeCommandTests {
         let counts = summary?["counts"] as? [String: Any]
         #expect(counts?["transients"] as? Int == 2)
         #expect(FileManager.default.fileExists(atPath: svg))
+        // A silent sound (a render at gain 0) is an error, not an empty pattern.
+        let silent = folder.url.appendingPathComponent("silent.wav").path
+        _ = try await HapticsProcess.run(["render", "success", "-o", silent, "--gain", "0"])
+        let quiet = try await HapticsProcess.run(["analyze", silent, "-o", folder.url.appendingPathComponent("silent.ahap").path])
+        #expect(quiet.status == 1)
+        #expect(quiet.errorOutput.contains("silent"))
         let missing = try await HapticsProcess.run(["analyze", folder.url.appendingPathComponent("none.wav").path, "-o", ahap])
         #expect(missing.status == 1)
         #expect(missing.errorLines.count == 1)
