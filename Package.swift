@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "haptics", targets: ["haptics"]),
         .library(name: "Haptics", targets: ["Haptics"]),
+        // Apple's Core Haptics API over the native engine, for code ported from iOS.
+        .library(name: "CoreHaptics", targets: ["CoreHaptics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CKissFFT", path: "Sources/CKissFFT"),
         // The umbrella library apps import.
         .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback"]),
+        // `import CoreHaptics`: Apple's names and types, a thin layer over the native engine.
+        .target(name: "CoreHaptics", dependencies: ["Haptics"]),
         .executableTarget(
             name: "haptics",
             dependencies: ["Haptics", "HapticsFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -57,6 +61,7 @@ let package = Package(
         .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport"]),
         .testTarget(name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"]),
+        .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
     ]
 )

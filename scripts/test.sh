@@ -17,7 +17,7 @@ if ! swift build --build-tests 2>&1 | tee "$log" | { grep -E 'error|warning:' ||
   tail -n 20 "$log" >&2
   exit 1
 fi
-if grep -E '^/.*/(Sources|Tests|Plugins|Benchmarks)/.*: (warning|error):' "$log" | grep -v '/.build/' >/dev/null; then
+if grep -E '^/.*/(Sources|Tests|Plugins|Benchmarks|Snippets)/.*: (warning|error):' "$log" | grep -v '/.build/' >/dev/null; then
   echo "error: the build has warnings or errors in this package (see above)" >&2
   exit 1
 fi

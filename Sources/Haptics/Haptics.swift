@@ -3,14 +3,15 @@
 @_exported import HapticsPlayback
 @_exported import HapticsPresets
 @_exported import HapticsRender
-import Foundation
+@_exported import Foundation
 import Synchronization
 
 /// One-line haptic feedback for apps: `try Haptics.play(.success)`.
 ///
-/// Plays on a shared engine for the default ALSA device (override with the
-/// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0` or `null`), started
-/// on first use and stopped by itself after 10 s without feedback. The user's settings
+/// Plays on a shared engine for the output ``HapticOutputSelection/current`` names (the
+/// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0` or `null`, then the
+/// user's settings, then ALSA's `default`), started on first use and stopped by itself after
+/// 10 s without feedback. The user's settings
 /// (``HapticSettings``: master intensity, per-category scales, off switch) apply.
 public enum Haptics {
     private static let shared = Mutex<HapticEngine?>(nil)
@@ -32,8 +33,7 @@ public enum Haptics {
     public static func engine() throws -> HapticEngine {
         try shared.withLock { engine throws(HapticError) -> HapticEngine in
             if let engine { return engine }
-            let device = ProcessInfo.processInfo.environment["HAPTICS_DEVICE"] ?? "default"
-            let created = HapticEngine(configuration: .init(device: device))
+            let created = HapticEngine(configuration: HapticOutputSelection.current.configuration)
             created.isAutoShutdownEnabled = true
             try created.start()
             engine = created

@@ -96,9 +96,9 @@ public struct HapticEvent: Sendable, Hashable {
         case transient = "HapticTransient"
         /// A vibration lasting the event's duration, up to 30 s (`HapticContinuous`).
         case continuous = "HapticContinuous"
-        /// A synthesized audio tone (`AudioContinuous`). Kept in the model; not rendered as haptics.
+        /// A synthesized audio tone (`AudioContinuous`), played on the audio channels.
         case audioContinuous = "AudioContinuous"
-        /// A sound file (`AudioCustom`). Kept in the model; not rendered as haptics.
+        /// A sound file (`AudioCustom`), played on the audio channels.
         case audioCustom = "AudioCustom"
 
         /// Whether the event drives actuators (as opposed to producing sound).
@@ -184,12 +184,36 @@ public struct HapticEvent: Sendable, Hashable {
         /// Whether the sound loops for the event's duration (`EventWaveformLoopEnabled`,
         /// default false when absent).
         public var loopEnabled: Bool?
+        /// The folder a relative ``path`` is relative to: the AHAP file's folder when the
+        /// decoder was given one (``AHAPDecoder/decode(contentsOf:)`` does); `nil` means the
+        /// current directory. Not written to AHAP, and not part of equality: two resources are
+        /// equal when their AHAP text is (a file and its exported copy decode to equal patterns).
+        public var directory: URL?
+
+        public static func == (a: AudioResource, b: AudioResource) -> Bool {
+            a.path == b.path && a.usesVolumeEnvelope == b.usesVolumeEnvelope && a.loopEnabled == b.loopEnabled
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(path)
+            hasher.combine(usesVolumeEnvelope)
+            hasher.combine(loopEnabled)
+        }
 
         /// Creates a reference to a sound file.
-        public init(path: String, usesVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil) {
+        public init(path: String, usesVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil, directory: URL? = nil) {
             self.path = path
             self.usesVolumeEnvelope = usesVolumeEnvelope
             self.loopEnabled = loopEnabled
+            self.directory = directory
+        }
+
+        /// Where the sound file is: ``path`` as given when absolute, else under ``directory``
+        /// (or the current directory).
+        public var resolvedPath: String {
+            if path.hasPrefix("/") { return path }
+            guard let directory else { return path }
+            return directory.appendingPathComponent(path).path
         }
     }
 }

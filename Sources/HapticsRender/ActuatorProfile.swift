@@ -47,7 +47,7 @@ public struct ActuatorProfile: Sendable, Hashable {
     /// Linear resonant actuators, whose band is narrow around resonance: 140–220 Hz, mono.
     public static let lra = ActuatorProfile(name: "lra", minFrequency: 140, maxFrequency: 220)
     /// Sony DualSense over USB: 4 channels at 48 kHz only, haptics on channels 3–4 (left/right
-    /// voice coils), 1–2 (speaker) silent.
+    /// voice coils), 1–2 (speaker/headphones) silent but for audio events.
     public static let dualsense = ActuatorProfile(
         name: "dualsense", minFrequency: 50, maxFrequency: 300, sampleRate: 48_000,
         allowedSampleRates: [48_000], channelCount: 4, hapticChannels: [2, 3])
@@ -60,6 +60,22 @@ public struct ActuatorProfile: Sendable, Hashable {
     /// The built-in profile with that name, if any.
     public static func named(_ name: String) -> ActuatorProfile? {
         builtIn.first { $0.name == name.lowercased() }
+    }
+
+    /// Zero-based channels that carry audio events (`AudioContinuous`, `AudioCustom`), left
+    /// then right (one channel: the pair summed to mono). Audio is mixed into the same output
+    /// as the haptics:
+    ///
+    /// - a profile with silent channels sends audio to the first two of them: the DualSense's
+    ///   speaker/headphone channels 1–2, while haptics drive 3–4;
+    /// - a profile whose every channel carries haptics (the mono profiles `wideband`, `lra`,
+    ///   `shaker`, copied to every device channel) adds audio to channels 1 and 2 (left,
+    ///   right) of a stereo-or-wider output, or sums it to mono on a one-channel output.
+    public var audioChannels: [Int] {
+        let silent = (0..<channelCount).filter { !hapticChannels.contains($0) }
+        if silent.count >= 2 { return Array(silent.prefix(2)) }
+        if silent.count == 1 { return silent }
+        return channelCount >= 2 ? [0, 1] : [0]
     }
 
     /// The frequency for a sharpness value (clamped to 0…1): `fMin + s·(fMax − fMin)`.

@@ -1,8 +1,9 @@
 import HapticsCore
 
 /// A pattern prepared for synthesis: haptic events sorted by time with every parameter
-/// resolved, and one timeline per haptic dynamic parameter. Immutable and shareable between
-/// threads; compile once, play many times.
+/// resolved, audio events likewise (when compiled with audio, with their sound files loaded),
+/// and one timeline per dynamic parameter. Immutable and shareable between threads; compile
+/// once, play many times.
 public struct CompiledPattern: Sendable {
     /// A haptic event with its parameters resolved (event values, not yet dynamic controls).
     struct Event: Sendable {
@@ -18,22 +19,98 @@ public struct CompiledPattern: Sendable {
         var sustained: Bool
     }
 
+    /// An audio event with its parameters resolved (event values, not yet dynamic controls).
+    struct AudioEvent: Sendable {
+        /// `AudioCustom` (a sound file) rather than `AudioContinuous` (a tone).
+        var isCustom: Bool
+        var time: Double
+        var duration: Double
+        var volume: Double
+        var pitch: Double
+        var pan: Double
+        var brightness: Double
+        var attack: Double
+        var decay: Double
+        var release: Double
+        var sustained: Bool
+        /// Whether the envelope shapes the sound (always for tones; for files,
+        /// `EventWaveformUseVolumeEnvelope`, default true).
+        var usesEnvelope: Bool
+        /// `EventWaveformLoopEnabled`: the file repeats for the event's duration.
+        var loops: Bool
+        /// Index into ``CompiledPattern/clips``; -1 when the file could not be loaded (silent).
+        var clip: Int
+    }
+
     /// The pattern's duration as Core Haptics computes it.
     public let duration: Double
-    /// Haptic events sorted by time (stable); audio events are not part of the haptic signal.
+    /// Haptic events sorted by time (stable).
     let events: [Event]
+    /// Audio events sorted by time (stable); empty unless compiled with audio.
+    let audioEvents: [AudioEvent]
+    /// The decoded sound files audio events play, each loaded once.
+    let clips: [AudioClip]
     /// One timeline per ``HapticControl``.
     let controls: [ControlTimeline]
-    /// Audio events the pattern holds, which the renderer leaves out.
+    /// Audio events the pattern holds (rendered only when compiled with audio).
     public let audioEventCount: Int
+    /// Whether audio events were compiled (and their sound files loaded).
+    public let includesAudio: Bool
+    /// Sound files that could not be loaded, one per file: their events stay silent.
+    public let soundFileProblems: [SoundFileError]
 
     /// Prepares a pattern for synthesis.
-    public init(_ pattern: HapticPattern) {
+    ///
+    /// - Parameters:
+    ///   - includingAudio: also prepare audio events, reading every `AudioCustom` event's
+    ///     sound file now (never later, on an audio thread). A file that is missing, too large
+    ///     or malformed is reported in ``soundFileProblems`` and its events are silent.
+    ///   - soundFileByteLimit: the largest sound file read.
+    public init(_ pattern: HapticPattern, includingAudio: Bool = false, soundFileByteLimit: Int = AudioClip.defaultByteLimit) {
         duration = pattern.duration
+        includesAudio = includingAudio
         var events: [Event] = []
+        var audioEvents: [AudioEvent] = []
+        var clips: [AudioClip] = []
+        var clipIndex: [String: Int] = [:]
+        var problems: [SoundFileError] = []
         var audio = 0
         for event in pattern.events {
-            guard event.kind.isHaptic else { audio += 1; continue }
+            guard event.kind.isHaptic else {
+                audio += 1
+                guard includingAudio else { continue }
+                var clip = -1
+                if event.kind == .audioCustom, let resource = event.audio {
+                    let path = resource.resolvedPath
+                    if let known = clipIndex[path] {
+                        clip = known
+                    } else {
+                        do {
+                            clips.append(try AudioClip.load(path: path, byteLimit: soundFileByteLimit))
+                            clip = clips.count - 1
+                        } catch {
+                            problems.append(error)
+                        }
+                        clipIndex[path] = clip
+                    }
+                }
+                audioEvents.append(AudioEvent(
+                    isCustom: event.kind == .audioCustom,
+                    time: max(0, event.relativeTime),
+                    duration: max(0, event.duration),
+                    volume: event.value(of: .audioVolume),
+                    pitch: event.value(of: .audioPitch),
+                    pan: event.value(of: .audioPan),
+                    brightness: event.value(of: .audioBrightness),
+                    attack: event.value(of: .attackTime),
+                    decay: event.value(of: .decayTime),
+                    release: event.value(of: .releaseTime),
+                    sustained: event.isSustained,
+                    usesEnvelope: event.kind == .audioContinuous || (event.audio?.usesVolumeEnvelope ?? true),
+                    loops: event.kind == .audioCustom && (event.audio?.loopEnabled ?? false),
+                    clip: clip))
+                continue
+            }
             events.append(Event(
                 isTransient: event.kind == .transient,
                 time: max(0, event.relativeTime),
@@ -47,6 +124,9 @@ public struct CompiledPattern: Sendable {
         }
         // Stable: equal times keep pattern order.
         self.events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        self.audioEvents = audioEvents.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        self.clips = clips
+        soundFileProblems = problems
         audioEventCount = audio
 
         var controls = Array(repeating: ControlTimeline(), count: HapticControl.allCases.count)
@@ -70,9 +150,22 @@ public struct CompiledPattern: Sendable {
     /// Number of haptic events.
     public var hapticEventCount: Int { events.count }
 
-    /// When the last haptic event falls silent, in pattern time, for a profile: transients
-    /// last their burst, continuous events their envelope.
+    /// When the last event falls silent, in pattern time, for a profile: transients last
+    /// their burst, continuous events their envelope, audio events (when compiled) theirs or
+    /// their sound file's length.
     public func soundingEnd(profile: ActuatorProfile) -> Double {
+        var end = hapticSoundingEnd(profile: profile)
+        // A pitch control could slow a file down to half speed: allow for it.
+        let slowest = controls[HapticControl.pitch.rawValue].isEmpty ? nil : 0.5
+        for event in audioEvents {
+            let shape = AudioShape(event, pattern: self, speed: slowest)
+            end = max(end, event.time + shape.end)
+        }
+        return end
+    }
+
+    /// When the last haptic event falls silent.
+    func hapticSoundingEnd(profile: ActuatorProfile) -> Double {
         var end = 0.0
         for event in events {
             if event.isTransient {

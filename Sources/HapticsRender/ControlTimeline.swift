@@ -1,10 +1,12 @@
 import HapticsCore
 
-/// The haptic dynamic parameters the renderer follows, as dense indices.
+/// The dynamic parameters the synthesis follows, as dense indices: five haptic controls, which
+/// act on haptic events only, and seven audio controls, which act on audio events only.
 public enum HapticControl: Int, Sendable, CaseIterable {
     case intensity, sharpness, attack, decay, release
+    case volume, pan, pitch, brightness, audioAttack, audioDecay, audioRelease
 
-    /// The control for a dynamic parameter ID, or nil for audio controls (not rendered).
+    /// The control for a dynamic parameter ID.
     public init?(_ id: HapticDynamicParameter.ID) {
         switch id {
         case .hapticIntensityControl: self = .intensity
@@ -12,12 +14,24 @@ public enum HapticControl: Int, Sendable, CaseIterable {
         case .hapticAttackTimeControl: self = .attack
         case .hapticDecayTimeControl: self = .decay
         case .hapticReleaseTimeControl: self = .release
-        default: return nil
+        case .audioVolumeControl: self = .volume
+        case .audioPanControl: self = .pan
+        case .audioPitchControl: self = .pitch
+        case .audioBrightnessControl: self = .brightness
+        case .audioAttackTimeControl: self = .audioAttack
+        case .audioDecayTimeControl: self = .audioDecay
+        case .audioReleaseTimeControl: self = .audioRelease
         }
     }
 
+    /// Whether the control acts on audio events (as opposed to haptic events).
+    @inlinable public var isAudio: Bool { rawValue >= HapticControl.volume.rawValue }
+
+    /// Whether the control multiplies the event's value (intensity, volume) rather than adds.
+    @inlinable public var multiplies: Bool { self == .intensity || self == .volume }
+
     /// The value in effect when nothing has set the control.
-    @inlinable public var defaultValue: Double { self == .intensity ? 1 : 0 }
+    @inlinable public var defaultValue: Double { multiplies ? 1 : 0 }
 }
 
 /// One dynamic parameter's values over pattern time: a step-and-ramp timeline built from

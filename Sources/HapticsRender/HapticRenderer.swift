@@ -13,6 +13,10 @@ import HapticsCore
 /// Memory stays constant whatever the pattern's length, and nothing is allocated per block. The
 /// real-time engine runs the same synthesis, so playing a pattern sends a device exactly what
 /// rendering it writes.
+///
+/// By default the render is the haptic drive signal alone. With `includingAudio`, audio events
+/// are mixed in as the engine plays them (see ``ActuatorProfile/audioChannels``): on the
+/// profile's silent channels, or added to channels 1–2 (mono: summed) of a mono-copied profile.
 public final class HapticRenderer {
     /// Output sample rate in hertz.
     public let sampleRate: Int
@@ -25,10 +29,17 @@ public final class HapticRenderer {
     public private(set) var renderedFrames = 0
     /// Haptic events that found no free voice (too many overlapping at once).
     public var droppedEvents: Int { synth.droppedEvents }
+    /// Whether audio events are mixed in.
+    public let includesAudio: Bool
+    /// Sound files of `AudioCustom` events that could not be loaded (their events are silent).
+    public var soundFileProblems: [SoundFileError] { synth.pattern.soundFileProblems }
 
     private let synth: PatternSynth
     private var output: OutputStage
     private let mono: UnsafeMutableBufferPointer<Float>
+    /// The audio pair, when audio is mixed in.
+    private let audioLeft: UnsafeMutableBufferPointer<Float>
+    private let audioRight: UnsafeMutableBufferPointer<Float>
     /// Frames rendered per synthesis step.
     static let blockFrames = 512
 
@@ -38,13 +49,18 @@ public final class HapticRenderer {
     ///   - sampleRate: output rate; the profile's own rate when nil. Check it first with
     ///     ``ActuatorProfile/problem(withSampleRate:)``.
     ///   - gain: multiplies the profile's gain.
-    public convenience init(pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) {
-        self.init(compiled: CompiledPattern(pattern), profile: profile, sampleRate: sampleRate, gain: gain)
+    ///   - includingAudio: mix audio events in (reading their sound files now); by default
+    ///     the render is the haptic signal alone.
+    public convenience init(pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
+                            includingAudio: Bool = false) {
+        self.init(compiled: CompiledPattern(pattern, includingAudio: includingAudio), profile: profile, sampleRate: sampleRate, gain: gain)
     }
 
-    /// Prepares to render an already compiled pattern.
+    /// Prepares to render an already compiled pattern; audio events are mixed in when it was
+    /// compiled with them.
     public init(compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) {
         let rate = sampleRate ?? profile.sampleRate
+        includesAudio = compiled.includesAudio
         self.sampleRate = rate
         channelCount = profile.channelCount
         synth = PatternSynth(pattern: compiled, profile: profile, sampleRate: Double(rate))
@@ -54,9 +70,18 @@ public final class HapticRenderer {
         totalFrames = Int((end * Double(rate)).rounded(.up)) + (end > 0 ? synth.tickFrames : 0)
         mono = .allocate(capacity: Self.blockFrames)
         mono.initialize(repeating: 0)
+        let audioFrames = includesAudio ? Self.blockFrames : 0
+        audioLeft = .allocate(capacity: audioFrames)
+        audioLeft.initialize(repeating: 0)
+        audioRight = .allocate(capacity: audioFrames)
+        audioRight.initialize(repeating: 0)
     }
 
-    deinit { mono.deallocate() }
+    deinit {
+        mono.deallocate()
+        audioLeft.deallocate()
+        audioRight.deallocate()
+    }
 
     /// Renders the next frames into `buffer` (interleaved, `channelCount` samples a frame) and
     /// returns how many frames it wrote; 0 once the render is complete.
@@ -67,8 +92,16 @@ public final class HapticRenderer {
         while written < capacity && renderedFrames < totalFrames {
             let n = min(Self.blockFrames, capacity - written, totalFrames - renderedFrames)
             mono.baseAddress!.update(repeating: 0, count: n)
-            synth.render(adding: mono.baseAddress!, frames: n)
-            output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
+            if includesAudio {
+                audioLeft.baseAddress!.update(repeating: 0, count: n)
+                audioRight.baseAddress!.update(repeating: 0, count: n)
+                synth.render(adding: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!, frames: n)
+                output.write(mono: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!,
+                             frames: n, into: base + written * channelCount)
+            } else {
+                synth.render(adding: mono.baseAddress!, frames: n)
+                output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
+            }
             written += n
             renderedFrames += n
         }
@@ -78,7 +111,8 @@ public final class HapticRenderer {
     /// Figures about the signal rendered so far.
     public var statistics: RenderStatistics {
         RenderStatistics(frames: renderedFrames, sampleRate: sampleRate, peak: Double(output.peak),
-                         rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents)
+                         rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents,
+                         audioPeak: Double(output.audioPeak))
     }
 
     /// Renders everything left into a WAV file (`-` for standard output), streaming block by
@@ -96,9 +130,11 @@ public final class HapticRenderer {
         return statistics
     }
 
-    /// Renders a whole pattern into memory.
-    public static func render(_ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) -> RenderedSignal {
-        let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain)
+    /// Renders a whole pattern into memory: the haptic signal, plus audio events with
+    /// `includingAudio`.
+    public static func render(_ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
+                              includingAudio: Bool = false) -> RenderedSignal {
+        let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain, includingAudio: includingAudio)
         var samples = [Float](repeating: 0, count: renderer.totalFrames * renderer.channelCount)
         var offset = 0
         samples.withUnsafeMutableBufferPointer { all in
@@ -127,6 +163,8 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
     public var clippedSamples: Int
     /// Events that could not sound because too many overlapped.
     public var droppedEvents: Int
+    /// Largest absolute sample of the audio events' signal (0 without audio).
+    public var audioPeak: Double = 0
     /// Length in seconds.
     public var duration: Double { Double(frames) / Double(sampleRate) }
 }

@@ -1,5 +1,9 @@
 /// The last step before a device or file: output gain, hard clipping to ±1 (counted), and
-/// placing the mono haptic signal on the profile's haptic channels of an interleaved frame.
+/// placing the mono haptic signal on the profile's haptic channels of an interleaved frame,
+/// and the stereo audio signal (audio events), when there is one, on the profile's
+/// ``ActuatorProfile/audioChannels``: the first two silent channels (the DualSense's speaker
+/// pair), or else added to channels 1 and 2 of a stereo-or-wider output, or summed to mono
+/// (`(L + R)/√2`) on a one-channel output. The gain applies to both signals.
 package struct OutputStage: Sendable {
     package let channelCount: Int
     /// For each output channel, whether it carries the haptic signal.
@@ -13,12 +17,61 @@ package struct OutputStage: Sendable {
     package private(set) var peak: Float = 0
     package private(set) var sumOfSquares = 0.0
     package private(set) var frames = 0
+    /// Largest absolute sample of the audio signal as it reached its channels (after gain).
+    package private(set) var audioPeak: Float = 0
+    /// Where the audio pair goes: its left and right channel (equal for a mono sum).
+    private let audioLeftChannel: Int
+    private let audioRightChannel: Int
 
     package init(profile: ActuatorProfile, gain: Double) {
         channelCount = profile.channelCount
         carries = (0..<profile.channelCount).map { profile.hapticChannels.contains($0) }
         self.gain = Float(profile.gain * gain)
         isMono = profile.channelCount == 1 && profile.hapticChannels == [0]
+        let audio = profile.audioChannels
+        audioLeftChannel = audio.first ?? 0
+        audioRightChannel = audio.count > 1 ? audio[1] : audioLeftChannel
+    }
+
+    /// Writes `frames` frames: the mono haptic signal as ``write(mono:frames:into:)`` does,
+    /// plus the stereo audio pair on the audio channels. Samples on channels that carry both
+    /// are summed before clipping; clipped samples of the haptic signal and of the channels
+    /// that carry audio are counted.
+    package mutating func write(mono: UnsafePointer<Float>, audioLeft: UnsafePointer<Float>, audioRight: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
+        write(mono: mono, frames: frames, into: output)
+        let gain = self.gain
+        let channels = channelCount
+        let left = audioLeftChannel, right = audioRightChannel
+        var peak: Float = 0
+        var clipped = 0
+        // Haptic samples are already clipped there; add audio to the unclipped haptic value.
+        let leftHaptic = carries[left], rightHaptic = carries[right]
+        if left == right {
+            let scale = gain * Float(0.5.squareRoot())
+            for i in 0..<frames {
+                let a = (audioLeft[i] + audioRight[i]) * scale
+                let raw = (leftHaptic ? mono[i] * gain : 0) + a
+                let x = min(max(raw, -1), 1)
+                clipped &+= (x != raw) ? 1 : 0
+                peak = max(peak, abs(a))
+                output[i * channels + left] = x
+            }
+        } else {
+            for i in 0..<frames {
+                let base = i * channels
+                let h = mono[i] * gain
+                let l = audioLeft[i] * gain, r = audioRight[i] * gain
+                let rawL = (leftHaptic ? h : 0) + l
+                let rawR = (rightHaptic ? h : 0) + r
+                let xL = min(max(rawL, -1), 1), xR = min(max(rawR, -1), 1)
+                clipped &+= ((xL != rawL) ? 1 : 0) &+ ((xR != rawR) ? 1 : 0)
+                peak = max(peak, max(abs(l), abs(r)))
+                output[base + left] = xL
+                output[base + right] = xR
+            }
+        }
+        audioPeak = max(audioPeak, min(peak, 1))
+        clippedSamples += clipped
     }
 
     /// Writes `frames` mono samples as interleaved frames.

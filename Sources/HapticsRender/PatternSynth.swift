@@ -1,7 +1,9 @@
 import Foundation
 import HapticsCore
 
-/// Synthesizes one playing pattern into a mono drive signal, block by block.
+/// Synthesizes one playing pattern, block by block: haptic events into a mono drive signal and,
+/// when the pattern was compiled with audio, audio events into a stereo pair rendered
+/// alongside it (see ``AudioTimbre``). Pause, seek, loops, rate and stop act on both alike.
 ///
 /// This is the one rendering core: offline rendering runs it from frame 0 to the end, the
 /// real-time engine runs one per player and mixes them. It allocates only at creation;
@@ -24,9 +26,21 @@ package final class PatternSynth {
     package private(set) var isPaused = false
     /// Next event to start.
     private var nextEvent = 0
+    /// Next audio event to start.
+    private var nextAudioEvent = 0
+
+    /// Whether haptic events sound, and whether audio events do (when an audio pair is
+    /// rendered); events of a family that does not sound pass silently. Set by the owner
+    /// between plays (the engine's `playsHapticsOnly` and `playsAudioOnly`).
+    package var playsHaptics = true
+    package var playsAudio = true
 
     private let voices: UnsafeMutableBufferPointer<Voice>
     private var activeVoices = 0
+    private let audioVoices: UnsafeMutableBufferPointer<AudioVoice>
+    private var activeAudioVoices = 0
+    /// Audio voices the pool holds (audio events that overlap beyond it are dropped).
+    package static let audioVoiceCapacity = 32
     /// Events that found no free voice (the pool holds ``voiceCapacity``).
     package private(set) var droppedEvents = 0
     package var voiceCapacity: Int { voices.count }
@@ -60,12 +74,19 @@ package final class PatternSynth {
         cutFrames = max(1, Int((sampleRate * 0.002).rounded()))
         voices = .allocate(capacity: voiceCapacity)
         voices.initialize(repeating: Voice())
+        audioVoices = .allocate(capacity: pattern.audioEvents.isEmpty ? 1 : Self.audioVoiceCapacity)
+        audioVoices.initialize(repeating: AudioVoice())
     }
 
     deinit {
         voices.deinitialize()
         voices.deallocate()
+        audioVoices.deinitialize()
+        audioVoices.deallocate()
     }
+
+    /// Whether the pattern has audio events to render (it was compiled with audio).
+    package var hasAudio: Bool { !pattern.audioEvents.isEmpty }
 
     /// Pattern time at the next frame to render.
     package var patternTime: Double { time(atFrame: frame) }
@@ -77,11 +98,13 @@ package final class PatternSynth {
 
     /// Whether every event has played out and the pattern's duration has passed.
     package var isFinished: Bool {
-        nextEvent >= pattern.events.count && activeVoices == 0 && patternTime >= pattern.duration
+        nextEvent >= pattern.events.count && activeVoices == 0
+            && nextAudioEvent >= pattern.audioEvents.count && activeAudioVoices == 0
+            && patternTime >= pattern.duration
     }
 
     /// Whether anything is sounding now.
-    package var isSounding: Bool { activeVoices > 0 }
+    package var isSounding: Bool { activeVoices > 0 || activeAudioVoices > 0 }
 
     /// Moves to `time` (the start when 0): sounding voices fade out over 2 ms, events before
     /// `time` are skipped, continuous events in progress at `time` resume mid-envelope.
@@ -102,6 +125,15 @@ package final class PatternSynth {
                 }
             }
             nextEvent += 1
+        }
+        nextAudioEvent = 0
+        let audioEvents = pattern.audioEvents
+        while nextAudioEvent < audioEvents.count && audioEvents[nextAudioEvent].time < anchorTime {
+            let event = audioEvents[nextAudioEvent]
+            if !isPaused && playsAudio {
+                startAudio(event, offset: 0, elapsed: anchorTime - event.time)
+            }
+            nextAudioEvent += 1
         }
     }
 
@@ -134,6 +166,7 @@ package final class PatternSynth {
     /// fade-out has finished), so nothing of the old sound is left for the next start.
     package func silence() {
         activeVoices = 0
+        activeAudioVoices = 0
     }
 
     /// Ends the pattern: sounding voices fade out over 2 ms and no further event starts (a
@@ -141,6 +174,7 @@ package final class PatternSynth {
     package func stop() {
         fadeOutVoices()
         nextEvent = pattern.events.count
+        nextAudioEvent = pattern.audioEvents.count
     }
 
     /// Fades every sounding voice out over 2 ms.
@@ -148,21 +182,50 @@ package final class PatternSynth {
         for i in 0..<activeVoices where !voices[i].isCut {
             voices[i].cut(over: cutFrames)
         }
+        for i in 0..<activeAudioVoices where !audioVoices[i].isCut {
+            audioVoices[i].cut(over: cutFrames)
+        }
     }
 
-    /// Adds this pattern's next `frames` samples into `output`.
+    /// Adds this pattern's next `frames` haptic samples into `output`; audio events pass
+    /// silently.
     package func render(adding output: UnsafeMutablePointer<Float>, frames: Int) {
+        render(adding: output, audioLeft: nil, audioRight: nil, frames: frames)
+    }
+
+    /// Adds this pattern's next `frames` samples: the haptic signal into `haptic`, audio
+    /// events into `audioLeft` and `audioRight`. Without an audio pair (or with
+    /// ``playsAudio`` false) audio events pass silently; with ``playsHaptics`` false, haptic
+    /// events do.
+    package func render(adding haptic: UnsafeMutablePointer<Float>, audioLeft: UnsafeMutablePointer<Float>?, audioRight: UnsafeMutablePointer<Float>?, frames: Int) {
         let blockEnd = frame + frames
-        if !isPaused { startEvents(before: blockEnd) }
+        if !isPaused {
+            startEvents(before: blockEnd)
+            startAudioEvents(before: blockEnd, sounding: audioLeft != nil && audioRight != nil)
+        }
         var i = 0
         while i < activeVoices {
-            let finished = voices[i].render(into: output, frames: frames, synth: self)
+            let finished = voices[i].render(into: haptic, frames: frames, synth: self)
             if finished {
                 activeVoices -= 1
                 voices[i] = voices[activeVoices]
             } else {
                 i += 1
             }
+        }
+        if let audioLeft, let audioRight {
+            var k = 0
+            while k < activeAudioVoices {
+                let finished = audioVoices[k].render(left: audioLeft, right: audioRight, frames: frames, synth: self)
+                if finished {
+                    activeAudioVoices -= 1
+                    audioVoices[k] = audioVoices[activeAudioVoices]
+                } else {
+                    k += 1
+                }
+            }
+        } else {
+            activeAudioVoices = 0
         }
         frame = blockEnd
     }
@@ -188,6 +251,7 @@ package final class PatternSynth {
             let onset = anchorFrame + Int(((event.time - anchorTime) * framesPerSecond).rounded())
             guard onset < blockEnd else { return }
             nextEvent += 1
+            guard playsHaptics else { continue }
             let offset = max(0, onset - frame)
             if event.isTransient {
                 startTransient(event, offset: offset)
@@ -195,6 +259,31 @@ package final class PatternSynth {
                 startContinuous(event, envelope: envelopeForEvent(event), offset: offset, elapsed: 0)
             }
         }
+    }
+
+    private func startAudioEvents(before blockEnd: Int, sounding: Bool) {
+        let events = pattern.audioEvents
+        let framesPerSecond = sampleRate / rate
+        while nextAudioEvent < events.count {
+            let event = events[nextAudioEvent]
+            let onset = anchorFrame + Int(((event.time - anchorTime) * framesPerSecond).rounded())
+            guard onset < blockEnd else { return }
+            nextAudioEvent += 1
+            guard sounding && playsAudio else { continue }
+            startAudio(event, offset: max(0, onset - frame), elapsed: 0)
+        }
+    }
+
+    private func startAudio(_ event: CompiledPattern.AudioEvent, offset: Int, elapsed: Double) {
+        guard activeAudioVoices < audioVoices.count else { droppedEvents += 1; return }
+        let shape = AudioShape(event, pattern: pattern, runtime: runtimeControls)
+        guard shape.end > elapsed else { return }
+        let clip = event.clip >= 0 ? pattern.clips[event.clip] : nil
+        if event.isCustom && clip == nil { return }
+        let pitch = HapticControl.pitch.apply(control(.pitch, at: event.time + elapsed), to: event.pitch)
+        audioVoices[activeAudioVoices] = AudioVoice(event, shape: shape, clip: clip, delay: offset, elapsed: elapsed,
+                                                    speed: AudioTimbre.speed(pitch: pitch))
+        activeAudioVoices += 1
     }
 
     private func envelopeForEvent(_ event: CompiledPattern.Event) -> ContinuousEnvelope {
@@ -228,8 +317,14 @@ package final class PatternSynth {
     /// elements and those sent while playing (these win ties).
     @inline(__always)
     package func control(_ control: HapticControl, at time: Double) -> Double {
+        Self.control(control, at: time, pattern: pattern, runtime: runtimeControls)
+    }
+
+    /// The value of a control at a pattern time, from a pattern's elements and those sent.
+    @inline(__always)
+    static func control(_ control: HapticControl, at time: Double, pattern: CompiledPattern, runtime: RuntimeControls) -> Double {
         let own = pattern.controls[control.rawValue].value(at: time)
-        let sent = runtimeControls.value(of: control, at: time)
+        let sent = runtime.value(of: control, at: time)
         switch (own, sent) {
         case (nil, nil): return control.defaultValue
         case let (own?, nil): return own.value
@@ -244,11 +339,13 @@ package final class PatternSynth {
 }
 
 extension HapticControl {
-    /// Applies a control value to an event value: intensity multiplies, the others add; the
-    /// result is clamped to 0…1.
+    /// Applies a control value to an event value: intensity and volume multiply, the others
+    /// add; the result is clamped to the event parameter's range (−1…1 for pan and pitch,
+    /// 0…1 otherwise).
     @inline(__always)
     package func apply(_ control: Double, to value: Double) -> Double {
-        let v = self == .intensity ? value * control : value + control
-        return min(max(v, 0), 1)
+        let v = multiplies ? value * control : value + control
+        let lower = self == .pan || self == .pitch ? -1.0 : 0.0
+        return min(max(v, lower), 1)
     }
 }

@@ -23,12 +23,22 @@ struct ProfileOptions: ParsableArguments {
 
 extension SampleFormat: ExpressibleByArgument {}
 
-/// Prints decoder warnings, and a note when the pattern has audio events, which the haptic
-/// signal leaves out (render and play).
-func reportWarnings(_ loaded: LoadedPattern) {
+/// Prints decoder warnings, and, when audio events are left out (`render` without `--audio`,
+/// `play --haptics-only`, rumble), a note saying so and how to include them.
+func reportWarnings(_ loaded: LoadedPattern, audioLeftOut: String? = nil) {
     reportWarnings(loaded.diagnostics)
     let audio = loaded.pattern.counts.audioContinuous + loaded.pattern.counts.audioCustom
-    if audio > 0 {
-        writeStandardError("\(loaded.name): note: \(audio) audio event\(audio == 1 ? "" : "s") kept in the pattern but not part of the haptic signal")
+    if audio > 0, let audioLeftOut {
+        writeStandardError("\(loaded.name): note: \(audio) audio event\(audio == 1 ? "" : "s") left out \(audioLeftOut)")
+    }
+}
+
+/// Prints one warning line per sound file that could not be loaded (its events are silent).
+/// A missing file the decoder already reported (it looks for them next to an AHAP file) is not
+/// reported twice.
+func reportSoundFileProblems(_ problems: [SoundFileError], of loaded: LoadedPattern) {
+    for problem in problems {
+        if problem.reason == .missing && loaded.baseDirectory != nil { continue }
+        writeStandardError("\(loaded.name): warning: \(problem.description); its audio events are silent")
     }
 }

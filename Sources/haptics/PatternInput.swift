@@ -12,6 +12,15 @@ struct PatternInput: ParsableArguments {
     @OptionGroup(title: "Preset options")
     var preset: PresetOptions
 
+    /// The file `--watch` follows: the pattern's path, or an error for a preset or `-`.
+    func watchedFile() throws -> String {
+        let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
+        guard pattern != "-", looksLikeFile || (PresetLibrary.info(named: pattern) == nil && FileManager.default.fileExists(atPath: pattern)) else {
+            throw CLIError(message: "--watch follows a pattern file; '\(pattern)' is \(pattern == "-" ? "standard input" : "a preset")", code: .validationFailure)
+        }
+        return pattern
+    }
+
     /// Loads the pattern. A name with a `/` or a known extension (`.ahap`, `.json`) is a file,
     /// `-` is standard input, and a bare name is a preset, so a file that happens to be called
     /// `success` never silently replaces the preset: when both exist the preset plays and a

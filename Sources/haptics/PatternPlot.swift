@@ -90,8 +90,8 @@ struct PatternPlot {
 
         // Dynamic parameters: each control's value over time (steps and curves as played).
         for control in controls {
-            let range = control == .intensity ? 0.0...1.0 : -1.0...1.0
-            lane(&out, y: y, height: controlHeight, label: Self.name(of: control), sublabel: control == .intensity ? "× 0…1" : "+ −1…1")
+            let range = control.multiplies ? 0.0...1.0 : -1.0...1.0
+            lane(&out, y: y, height: controlHeight, label: Self.name(of: control), sublabel: control.multiplies ? "× 0…1" : "+ −1…1")
             if range.lowerBound < 0 {
                 out.append(##"<line x1="\##(fmt(left))" y1="\##(fmt(y + controlHeight / 2))" x2="\##(fmt(left + plotWidth))" y2="\##(fmt(y + controlHeight / 2))" stroke="#ccc" stroke-dasharray="2 2"/>"##)
             }

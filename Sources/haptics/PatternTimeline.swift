@@ -27,7 +27,7 @@ struct PatternTimeline {
         let audio = counts.audioContinuous + counts.audioCustom
         if audio > 0 {
             lines.append("")
-            lines.append("note: \(audio) audio event\(audio == 1 ? " is" : "s are") kept in the pattern but not rendered as haptics.")
+            lines.append("note: \(audio == 1 ? "the audio event plays" : "\(audio) audio events play") with `play` (on the audio channels, beside the haptics); `render` mixes \(audio == 1 ? "it" : "them") in with --audio.")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -66,16 +66,29 @@ struct PatternTimeline {
         case .audioContinuous:
             details.append("volume \(value(event.value(of: .audioVolume)))")
             details.append("pitch \(value(event.value(of: .audioPitch)))")
+            details += audioDetails(event)
             details.append("duration \(seconds(event.duration))")
-            details.append("not rendered")
+            details += envelopeDetails(event)
             return Row(time: event.relativeTime, kind: "audio", details: details.joined(separator: ", "))
         case .audioCustom:
             details.append(event.audio?.path ?? "no sound file")
             details.append("volume \(value(event.value(of: .audioVolume)))")
-            if event.duration > 0 { details.append("duration \(seconds(event.duration))") }
-            details.append("not rendered")
+            details += audioDetails(event)
+            details.append(event.duration > 0 ? "duration \(seconds(event.duration))" : "the whole file")
+            if event.audio?.loopEnabled == true { details.append("looped") }
+            if event.audio?.usesVolumeEnvelope == false { details.append("no envelope") } else { details += envelopeDetails(event) }
             return Row(time: event.relativeTime, kind: "audio custom", details: details.joined(separator: ", "))
         }
+    }
+
+    /// Pitch (tones only: files list it when written), pan and brightness, when written.
+    private func audioDetails(_ event: HapticEvent) -> [String] {
+        let written = Set(event.parameters.map(\.id))
+        var details: [String] = []
+        if event.kind == .audioCustom && written.contains(.audioPitch) { details.append("pitch \(value(event.value(of: .audioPitch)))") }
+        if written.contains(.audioPan) { details.append("pan \(value(event.value(of: .audioPan)))") }
+        if written.contains(.audioBrightness) { details.append("brightness \(value(event.value(of: .audioBrightness)))") }
+        return details
     }
 
     private func envelopeDetails(_ event: HapticEvent) -> [String] {

@@ -18,6 +18,13 @@ struct PlayCommand: ParsableCommand {
         server), the pattern is rendered to a WAV file instead and the command says where it \
         went and why, exiting 0. A --device that is missing or busy exits with 69.
 
+        Audio events (AudioContinuous tones, AudioCustom sound files, read relative to the \
+        AHAP file's folder) play too, as in Core Haptics: on the profile's silent channels \
+        (dualsense: 1-2, the controller's speaker), or added to channels 1-2 of a \
+        mono-copied profile's output (summed on a mono output). --haptics-only leaves them \
+        out; a sound file that is missing or unreadable is one warning, and its events are \
+        silent.
+
         Presets follow the user's settings (HAPTICS_SETTINGS, HAPTICS_DISABLED, \
         HAPTICS_INTENSITY; see the README); files play as written.
 
@@ -51,6 +58,9 @@ struct PlayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
     var rate: Double = 1
 
+    @Flag(name: .customLong("haptics-only"), help: "Leave audio events out (the engine's playsHapticsOnly).")
+    var hapticsOnly = false
+
     @Option(help: ArgumentHelp(
         "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
         valueName: "device"))
@@ -62,18 +72,51 @@ struct PlayCommand: ParsableCommand {
         if let loop, loop < 0 { throw ValidationError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
 
+    @OptionGroup var watching: WatchOptions
+
     func run() throws {
         // Before anything opens: a signal during start-up still ends with the fade and the
         // right exit status rather than killing the process with a device half-open.
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
-        let done = DispatchSemaphore(value: 0)
-        interruption.onSignal {
-            done.signal()
-            Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
+        guard watching.watch else {
+            let done = DispatchSemaphore(value: 0)
+            interruption.onSignal {
+                done.signal()
+                Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
+            }
+            return try playOnce(until: done, interruption: interruption)
         }
+        // Each save stops what plays and plays the new version; a bad edit is reported and
+        // the last good one is not played again until the file is fixed.
+        let watcher = try FileWatcher(paths: [input.watchedFile()])
+        while true {
+            let done = DispatchSemaphore(value: 0)
+            let changed = DispatchSemaphore(value: 0)
+            interruption.onSignal {
+                done.signal()
+                Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
+            }
+            Thread.detachNewThread {
+                watcher.waitForChange()
+                changed.signal()
+                done.signal()
+            }
+            do {
+                try playOnce(until: done, interruption: interruption)
+            } catch let error as CLIError {
+                writeStandardError(error.line)
+            }
+            writeStandardError("haptics: watching \(input.pattern) for changes (Ctrl-C to stop)")
+            changed.wait()
+        }
+    }
+
+    /// Plays the pattern until it completes or `done` is signalled (a signal, a change).
+    private func playOnce(until done: DispatchSemaphore, interruption: SignalWatcher) throws {
         let loaded = try input.load()
         let profile = try profileOptions.resolve()
-        reportWarnings(loaded)
+        reportWarnings(loaded, audioLeftOut: rumble != nil ? "(rumble motors play haptic events only)"
+                        : hapticsOnly ? "(--haptics-only)" : nil)
         let engine: HapticEngine
         if let rumble {
             if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
@@ -86,6 +129,7 @@ struct PlayCommand: ParsableCommand {
                 device: device ?? "default", profile: profile,
                 latency: .milliseconds(latencyMilliseconds), gain: profileOptions.gain)
             engine = HapticEngine(configuration: configuration)
+            engine.playsHapticsOnly = hapticsOnly
             do {
                 try engine.start()
             } catch {
@@ -97,6 +141,7 @@ struct PlayCommand: ParsableCommand {
         let player: HapticAdvancedPatternPlayer
         do {
             player = try engine.makeAdvancedPlayer(with: loaded.pattern)
+            reportSoundFileProblems(player.soundFileProblems, of: loaded)
             player.completionHandler = { _ in done.signal() }
             engine.stoppedHandler = { _ in done.signal() }
             if rate != 1 { player.playbackRate = rate }
@@ -149,7 +194,8 @@ struct PlayCommand: ParsableCommand {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stem = URL(fileURLWithPath: loaded.name).deletingPathExtension().lastPathComponent
         let path = directory.appendingPathComponent((stem == "-" ? "stdin" : stem) + ".wav").path
-        let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, gain: profileOptions.gain)
+        let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, gain: profileOptions.gain, includingAudio: !hapticsOnly)
+        reportSoundFileProblems(renderer.soundFileProblems, of: loaded)
         do {
             try renderer.writeWAV(to: path, format: .s16)
         } catch {

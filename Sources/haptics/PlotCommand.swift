@@ -42,7 +42,14 @@ struct PlotCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var watching: WatchOptions
+
     func run() throws {
+        guard watching.watch else { return try runOnce() }
+        try FileWatcher.repeatedly(watching: [input.watchedFile()]) { try runOnce() }
+    }
+
+    private func runOnce() throws {
         let loaded = try input.load()
         reportWarnings(loaded.diagnostics)
         let profile = try profileOptions.resolve()

@@ -7,9 +7,12 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a pattern offline to a WAV file (or the rumble motor timeline).",
         discussion: """
-        The WAV holds the drive signal for the chosen actuator profile: what `haptics play` \
-        would send to the device, sample for sample. Audio events are kept in patterns but are \
-        not part of the haptic signal.
+        The WAV holds the drive signal for the chosen actuator profile: what `haptics play \
+        --haptics-only` would send to the device, sample for sample. Audio events \
+        (AudioContinuous tones, AudioCustom sound files) are left out by default, since a \
+        render is a drive signal for an actuator; --audio mixes them in as `haptics play` \
+        plays them: on the profile's silent channels (dualsense: 1-2, its speaker), or added \
+        to channels 1-2 of a mono-copied profile's output (summed on a mono output).
 
         With --rumble the output is the dual-motor timeline a gamepad would get: one row every \
         --interval-ms milliseconds, `time_ms,strong,weak` with 16-bit motor levels (strong = \
@@ -26,6 +29,7 @@ struct RenderCommand: ParsableCommand {
           haptics render explosion.ahap -o - --format f32 | sox -t wav - -n stat
           haptics render heartbeat.ahap -o hb.wav --profile lra --stats
           haptics render success -o success.wav --sample-rate 96000
+          haptics render game.ahap -o game.wav --profile dualsense --audio
           haptics render success --rumble -o success.csv
           haptics render success --rumble --json -o -
         """
@@ -43,8 +47,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).")
     var format: SampleFormat = .s16
 
-    @Flag(help: "Print duration, peak, RMS and the clipped-sample count (on standard error when -o is -).")
+    @Flag(help: "Print duration, the haptic signal's peak and RMS, the clipped-sample count, and with --audio the audio peak (on standard error when -o is -).")
     var stats = false
+
+    @Flag(help: "Mix audio events in (tones and sound files), as `play` plays them; by default the WAV is the haptic drive signal alone.")
+    var audio = false
 
     @Flag(help: "Write the rumble motor timeline (CSV: time_ms,strong,weak) instead of a WAV.")
     var rumble = false
@@ -58,13 +65,21 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         if json && !rumble { throw ValidationError("--json goes with --rumble (a WAV has no JSON form)") }
         if !rumble && intervalMilliseconds != 10 { throw ValidationError("--interval-ms goes with --rumble") }
+        if rumble && audio { throw ValidationError("--audio does not go with --rumble (motors play haptics only)") }
         guard (1...1000).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 1…1000") }
     }
 
+    @OptionGroup var watching: WatchOptions
+
     func run() throws {
+        guard watching.watch else { return try runOnce() }
+        try FileWatcher.repeatedly(watching: [input.watchedFile()]) { try runOnce() }
+    }
+
+    private func runOnce() throws {
         let loaded = try input.load()
         if rumble {
-            reportWarnings(loaded)
+            reportWarnings(loaded, audioLeftOut: "(rumble motors play haptic events only)")
             try writeRumble(loaded)
             return
         }
@@ -73,8 +88,10 @@ struct RenderCommand: ParsableCommand {
         if let problem = profile.problem(withSampleRate: rate) {
             throw CLIError(message: "--sample-rate: \(problem)", code: .validationFailure)
         }
-        reportWarnings(loaded)
-        let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain)
+        reportWarnings(loaded, audioLeftOut: audio ? nil : "(add --audio to mix them in)")
+        let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain,
+                                      includingAudio: audio)
+        reportSoundFileProblems(renderer.soundFileProblems, of: loaded)
         do {
             try renderer.writeWAV(to: output, format: format)
         } catch {
@@ -86,6 +103,7 @@ struct RenderCommand: ParsableCommand {
             let level = s.peak > 0 ? String(format: "%.1f", 20 * log10(s.peak)) : "-inf"
             let text = String(format: "duration %.3f s, %d frames at %d Hz, peak %.4f (", s.duration, s.frames, s.sampleRate, s.peak)
                 + level + String(format: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
+                + (audio ? String(format: ", audio peak %.4f", s.audioPeak) : "")
             if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
         }
         if renderer.droppedEvents > 0 {

@@ -12,9 +12,9 @@ struct ShowCommand: ParsableCommand {
         continuous event's release, parameter time or curve end), how many elements of each \
         kind it has, and a timeline with one line per element, sorted by time: events with \
         their intensity, sharpness and duration, parameters with their value, curves with \
-        their points. Audio events (AudioContinuous, AudioCustom) are kept in the pattern but \
-        not rendered as haptics; a note says so when there are any. Warnings go to standard \
-        error.
+        their points. Audio events (AudioContinuous tones, AudioCustom sound files) play with \
+        `play`, on the audio channels beside the haptics, and `render` mixes them in with \
+        --audio; a note says so when there are any. Warnings go to standard error.
 
         With --json, standard output is one JSON object (keys sorted):
 

@@ -63,7 +63,15 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print one JSON report on standard output instead of lines.")
     var json = false
 
+    @OptionGroup var watching: WatchOptions
+
     func run() throws {
+        guard watching.watch else { return try runOnce() }
+        guard !files.contains("-") else { throw CLIError(message: "--watch follows files; standard input cannot be watched", code: .validationFailure) }
+        try FileWatcher.repeatedly(watching: files) { try runOnce() }
+    }
+
+    private func runOnce() throws {
         let decoder = AHAPDecoder(mode: strict ? .strict : .lenient)
         let reports = files.map { check($0, with: decoder) }
         if json {

@@ -37,6 +37,10 @@ struct AHAPAudioAndMetadataTests {
         let document = try AHAPDecoder(mode: .strict).decode(contentsOf: file)
         #expect(document.diagnostics.isEmpty)
         #expect(document.pattern.events.first?.audio?.path == "sounds/pop.wav")
+        // Players and renderers read it from there, wherever the process runs.
+        #expect(document.pattern.events.first?.audio?.resolvedPath == folder.url.appendingPathComponent("sounds/pop.wav").path)
+        #expect(HapticEvent.AudioResource(path: "/abs/pop.wav", directory: folder.url).resolvedPath == "/abs/pop.wav")
+        #expect(HapticEvent.AudioResource(path: "pop.wav").resolvedPath == "pop.wav", "no folder: the current directory")
     }
 
     @Test("flags that are absent or null stay unset")

@@ -92,6 +92,24 @@ struct CorpusRenderTests {
         }
     }
 
+    @Test("corpus files with audio events render with audio on dualsense: haptic channels as without audio, absent sound files reported once each",
+          arguments: Corpus.files.filter { (try? String(contentsOf: $0, encoding: .utf8).contains("\"Audio")) == true })
+    func rendersWithAudio(file: URL) throws {
+        let pattern = try decode(file)
+        let name = file.lastPathComponent
+        let withAudio = HapticRenderer.render(pattern, profile: .dualsense, includingAudio: true)
+        let hapticOnly = HapticRenderer.render(pattern, profile: .dualsense)
+        let paths = Set(pattern.events.compactMap { $0.audio?.resolvedPath })
+        let problems = CompiledPattern(pattern, includingAudio: true).soundFileProblems
+        #expect(Set(problems.map(\.path)) == Set(paths.filter { !FileManager.default.fileExists(atPath: $0) }), "\(name)")
+        #expect(problems.allSatisfy { $0.reason == .missing }, "\(name)")
+        #expect(withAudio.samples.allSatisfy { $0.magnitude <= 1 }, "\(name)")
+        for channel in [2, 3] {
+            let a = withAudio.channel(channel), h = hapticOnly.channel(channel)
+            #expect(a.count >= h.count && Array(a.prefix(h.count)) == h && a.dropFirst(h.count).allSatisfy { $0 == 0 }, "\(name): channel \(channel + 1)")
+        }
+    }
+
     @Test("every corpus file's rumble timeline is evenly spaced and ends with both motors at zero", arguments: Corpus.files)
     func rumbleEndsAtRest(file: URL) throws {
         let pattern = try decode(file)

@@ -233,7 +233,7 @@ struct SynthesisTests {
         }
     }
 
-    @Test("audio events are not part of the haptic signal")
+    @Test("audio events are left out of a render without includingAudio, and compiled only with it")
     func audioEventsAreSilent() {
         let pattern = HapticPattern(events: [
             HapticEvent(.audioContinuous, at: 0, duration: 0.5),
@@ -242,6 +242,10 @@ struct SynthesisTests {
         let signal = HapticRenderer.render(pattern)
         #expect(signal.samples.allSatisfy { $0 == 0 })
         #expect(CompiledPattern(pattern).audioEventCount == 2)
+        #expect(!CompiledPattern(pattern).includesAudio && CompiledPattern(pattern).soundFileProblems.isEmpty)
+        let mixed = HapticRenderer.render(pattern, includingAudio: true)
+        #expect(Signal.peak(mixed.samples, mixed.samples.indices) > 0.4, "the tone sounds")
+        #expect(mixed.statistics.peak == 0, "the haptic statistics stay the haptic signal's")
     }
 
     @Test("envelope-time controls apply to events that start while they are in effect")

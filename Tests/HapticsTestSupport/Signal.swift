@@ -61,4 +61,17 @@ public enum Signal {
         }
         return result
     }
+
+    /// Amplitude of the component at `frequency` over a range: a single-bin Fourier transform
+    /// (Goertzel), exact for a steady sine spanning a whole number of its periods and
+    /// nearly so over many periods.
+    public static func magnitude(_ x: [Float], _ range: Range<Int>, frequency: Double, sampleRate: Double) -> Double {
+        let omega = 2 * Double.pi * frequency / sampleRate
+        var re = 0.0, im = 0.0
+        for (n, i) in range.enumerated() {
+            re += Double(x[i]) * cos(omega * Double(n))
+            im -= Double(x[i]) * sin(omega * Double(n))
+        }
+        return 2 * (re * re + im * im).squareRoot() / Double(range.count)
+    }
 }

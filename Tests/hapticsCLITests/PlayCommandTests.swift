@@ -1,6 +1,7 @@
 import Foundation
 import HapticsCore
 import HapticsRender
+import HapticsTestSupport
 import Testing
 
 /// A `haptics` process running in the background: for sending it signals, and for runs that
@@ -42,6 +43,21 @@ final class BackgroundHaptics {
 
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
+    }
+
+    /// What the process has written to standard output so far.
+    var outputSoFar: String {
+        String(decoding: (try? Data(contentsOf: scratch.appendingPathComponent("stdout"))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Polls standard output until `condition` holds (true) or `timeout` passes (false).
+    func waitForOutput(timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if condition(outputSoFar) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(outputSoFar)
     }
 
     /// Waits for the process to end, killing it after `timeout` (a hang, recorded as an issue).
@@ -108,17 +124,26 @@ struct PlayCommandTests {
         #expect(result.errorLines.first?.hasPrefix("haptics: audio device 'hw:99': ") == true, "\(result.errorOutput)")
     }
 
-    @Test("what play sends a file: device is, sample for sample, what render writes", arguments: ["wideband", "dualsense"])
-    func playMatchesRender(profile: String) async throws {
+    @Test("what play sends a file: device is, sample for sample, what render writes (with --audio for audio events)",
+          arguments: [("wideband", false), ("dualsense", false), ("wideband", true), ("dualsense", true)])
+    func playMatchesRender(profile: String, audio: Bool) async throws {
         let folder = try TemporaryFolder()
-        try folder.write("sample.ahap", samplePattern)
+        if audio {
+            try folder.write("sample.ahap", audioPattern)
+            try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("sounds"), withIntermediateDirectories: true)
+            try folder.write("sounds/sine.wav", Data(TestWAV.bytes(TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 44_100),
+                                                                   channels: 1, sampleRate: 44_100)))
+        } else {
+            try folder.write("sample.ahap", samplePattern)
+        }
         let capture = folder.url.appendingPathComponent("captured.wav")
         let played = try await HapticsProcess.run(
             ["play", "sample.ahap", "--profile", profile, "--device", fileDevice(capture)], in: folder.url, timeout: .seconds(30))
         #expect(played.status == 0, "\(played.errorOutput)")
         #expect(played.errorOutput.isEmpty)
         let rendered = try await HapticsProcess.run(
-            ["render", "sample.ahap", "--profile", profile, "--format", "f32", "-o", "-"], in: folder.url, timeout: .seconds(30))
+            ["render", "sample.ahap", "--profile", profile, "--format", "f32", "-o", "-"] + (audio ? ["--audio"] : []),
+            in: folder.url, timeout: .seconds(30))
         #expect(rendered.status == 0)
 
         let reference = try WAVContents(rendered.stdout)

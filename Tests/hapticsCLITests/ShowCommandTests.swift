@@ -24,7 +24,7 @@ struct ShowCommandTests {
         #expect(timeline[1].contains("HapticIntensityControl = 0.80"))
         #expect(timeline[2].contains("HapticSharpnessControl, 2 points until 0.600 s"))
         #expect(timeline[3].contains("duration 0.200 s"))
-        #expect(!result.output.contains("not rendered as haptics"))
+        #expect(!result.output.contains("audio event"))
     }
 
     @Test("on a terminal, show draws intensity, sharpness and the events under the table; piped, it does not")
@@ -55,7 +55,7 @@ struct ShowCommandTests {
         #expect(events.hasSuffix("│ 0–0.13 s"))
     }
 
-    @Test("a pattern with audio events says they are kept but not rendered as haptics")
+    @Test("a pattern with audio events says play plays them and render mixes them in with --audio")
     func audioNote() async throws {
         let json = """
         { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } },
@@ -64,7 +64,7 @@ struct ShowCommandTests {
         """
         let result = try await HapticsProcess.run(["show", "-"], stdin: Data(json.utf8))
         #expect(result.status == 0)
-        #expect(result.outputLines.last == "note: 2 audio events are kept in the pattern but not rendered as haptics.")
+        #expect(result.outputLines.last == "note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio.")
         #expect(result.output.contains("pop.wav"))
     }
 
@@ -103,7 +103,7 @@ struct ShowCommandTests {
     func help() async throws {
         let result = try await HapticsProcess.run(["show", "--help"])
         #expect(result.status == 0)
-        for text in ["timeline", "not rendered as haptics", "\"counts\"", "Examples:"] {
+        for text in ["timeline", "mixes them in with --audio", "\"counts\"", "Examples:"] {
             #expect(result.output.contains(text), "\(text)")
         }
     }

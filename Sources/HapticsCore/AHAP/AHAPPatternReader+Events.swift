@@ -114,6 +114,6 @@ extension AHAPPatternReader {
                                at: pathLocation, offset: pathValue.start)
             }
         }
-        return HapticEvent.AudioResource(path: file, usesVolumeEnvelope: usesEnvelope, loopEnabled: loops)
+        return HapticEvent.AudioResource(path: file, usesVolumeEnvelope: usesEnvelope, loopEnabled: loops, directory: baseDirectory)
     }
 }

@@ -42,6 +42,8 @@ struct EngineCommand {
         case control(HapticControl, RuntimeControls.Element)
         /// Engine-wide mute (`slot` unused).
         case muteEngine(Bool)
+        /// Engine-wide mute of audio events (`slot` unused).
+        case muteAudio(Bool)
     }
 }
 

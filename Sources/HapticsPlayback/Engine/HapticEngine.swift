@@ -227,7 +227,8 @@ public final class HapticEngine: @unchecked Sendable {
         }
     }
 
-    /// Silences every player (with a 2 ms ramp) without stopping them.
+    /// Silences haptic events (with a 2 ms ramp) without stopping players; audio events
+    /// play on (see ``isMutedForAudio``).
     public var isMutedForHaptics: Bool {
         get { state.withLock { $0.mutedForHaptics } }
         set {
@@ -236,10 +237,14 @@ public final class HapticEngine: @unchecked Sendable {
         }
     }
 
-    /// Silences audio events (`AudioContinuous`, `AudioCustom`) without stopping players.
+    /// Silences audio events (`AudioContinuous`, `AudioCustom`) with a 2 ms ramp, without
+    /// stopping players; haptic events play on.
     public var isMutedForAudio: Bool {
         get { state.withLock { $0.mutedForAudio } }
-        set { state.withLock { $0.mutedForAudio = newValue } }
+        set {
+            state.withLock { $0.mutedForAudio = newValue }
+            try? send(EngineCommand(frame: EngineCommand.now, slot: -1, action: .muteAudio(newValue)))
+        }
     }
 
     /// Whether the engine ignores audio events. As in Core Haptics, a change takes effect at
@@ -318,6 +323,8 @@ public final class HapticEngine: @unchecked Sendable {
         case .rumble:
             if case .rumble(_, let interval) = sink { loop.configureOutput(channelCount: 1, periodFrames: interval) }
         }
+        let families = state.withLock { (haptics: !$0.playsAudioOnly, audio: !$0.playsHapticsOnly) }
+        loop.setFamilies(haptics: families.haptics, audio: families.audio)
         loop.prepareForStart()
         loop.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
         let done = DispatchSemaphore(value: 0)
@@ -420,11 +427,17 @@ public final class HapticEngine: @unchecked Sendable {
             }
             // Devices that do not pace (null, file) would spin while idle: hold the render
             // position at most 100 ms ahead of the wall clock when nothing plays.
+            // Naps of 1 ms until back within that bound (a single nap per block let an idle
+            // engine run about 5× faster than real time), ending at once when a command
+            // arrives and after 20 ms at most, so commands and stops are taken promptly.
             if !loop.hasActivePlayers {
-                let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
-                if Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate {
+                var naps = 0
+                while naps < 20, loop.commands.peek() == nil {
+                    let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
+                    guard Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate else { break }
                     var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
                     nanosleep(&pause, nil)
+                    naps += 1
                 }
             }
         }
@@ -496,9 +509,16 @@ public final class HapticEngine: @unchecked Sendable {
 
     // MARK: Internals used by players
 
+    /// Prepares a pattern for this engine: with its audio events and their sound files, read
+    /// now, unless the engine drives rumble motors (which play haptics only).
+    func compile(_ pattern: HapticPattern) -> CompiledPattern {
+        if case .rumble = sink { return CompiledPattern(pattern) }
+        return CompiledPattern(pattern, includingAudio: true)
+    }
+
     /// Claims a slot and hands a new synth for `pattern` to the audio thread.
-    func attach(_ pattern: HapticPattern) throws(HapticError) -> Int {
-        let synth = PatternSynth(pattern: CompiledPattern(pattern), profile: configuration.profile, sampleRate: Double(sampleRate),
+    func attach(_ pattern: CompiledPattern) throws(HapticError) -> Int {
+        let synth = PatternSynth(pattern: pattern, profile: configuration.profile, sampleRate: Double(sampleRate),
                                  minimumTransientLength: minimumTransientLength)
         guard let slot = state.withLock({ s -> Int? in
             guard let slot = s.freeSlots.popLast() else { return nil }

@@ -12,13 +12,19 @@ public class HapticPatternPlayer: @unchecked Sendable {
     let slot: Int
     /// The pattern's duration in seconds.
     public let duration: TimeInterval
+    /// Sound files of `AudioCustom` events that could not be loaded (missing, too large or
+    /// malformed), one per file: those events stay silent, the rest plays.
+    public let soundFileProblems: [SoundFileError]
     private let muted = Mutex(false)
 
     init(engine: HapticEngine, pattern: HapticPattern) throws(HapticError) {
         guard !pattern.isEmpty else { throw .invalidPattern("the pattern has no events, parameters or curves") }
         self.engine = engine
         duration = pattern.duration
-        slot = try engine.attach(pattern)
+        // Sound files are read here, on the caller's thread, never on the audio thread.
+        let compiled = engine.compile(pattern)
+        soundFileProblems = compiled.soundFileProblems
+        slot = try engine.attach(compiled)
     }
 
     deinit { engine.detach(slot: slot) }
@@ -34,7 +40,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     }
 
     /// Changes dynamic parameters from `time` on (each parameter's `relativeTime` is added).
-    /// Audio parameters are accepted and ignored: audio is not rendered.
+    /// Haptic parameters act on haptic events, audio parameters on audio events.
     public func sendParameters(_ parameters: [HapticDynamicParameter], atTime time: TimeInterval = 0) throws(HapticError) {
         for parameter in parameters {
             guard let control = HapticControl(parameter.id) else { continue }

@@ -54,6 +54,21 @@ final class RenderLoop: @unchecked Sendable {
     private var pendingCount = 0
     private let mix: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
+    /// The audio events' stereo mix and one synth's audio, beside the haptic ones.
+    private let mixLeft: UnsafeMutablePointer<Float>
+    private let mixRight: UnsafeMutablePointer<Float>
+    private let scratchLeft: UnsafeMutablePointer<Float>
+    private let scratchRight: UnsafeMutablePointer<Float>
+    /// Whether any synth added audio to the mix this block (else the audio stage is skipped),
+    /// and how many frames of the audio mix hold samples from an earlier block.
+    private var audioInBlock = false
+    private var audioDirtyFrames = 0
+    /// Which event families sound (`playsHapticsOnly`, `playsAudioOnly`), set at each start.
+    private var playsHaptics = true
+    private var playsAudio = true
+    /// `isMutedForAudio`, and the audio mix's gain (mute and stop fade) and its target.
+    private var audioMuted = false
+    private var audioGain: Float = 1
     private var interleaved: UnsafeMutablePointer<Float>
     private var output: OutputStage
     private let endError = Mutex<HapticError?>(nil)
@@ -95,6 +110,12 @@ final class RenderLoop: @unchecked Sendable {
         pending = .allocate(capacity: Self.pendingCapacity)
         mix = .allocate(capacity: Self.maximumBlock)
         scratch = .allocate(capacity: Self.maximumBlock)
+        mixLeft = .allocate(capacity: Self.maximumBlock)
+        mixRight = .allocate(capacity: Self.maximumBlock)
+        scratchLeft = .allocate(capacity: Self.maximumBlock)
+        scratchRight = .allocate(capacity: Self.maximumBlock)
+        mixLeft.initialize(repeating: 0, count: Self.maximumBlock)
+        mixRight.initialize(repeating: 0, count: Self.maximumBlock)
         interleaved = .allocate(capacity: Self.maximumBlock * channelCount)
         gainStep = 1 / Float(max(1, sampleRate / 500))
         masterStep = gainStep
@@ -132,7 +153,18 @@ final class RenderLoop: @unchecked Sendable {
         pending.deallocate()
         mix.deallocate()
         scratch.deallocate()
+        mixLeft.deallocate()
+        mixRight.deallocate()
+        scratchLeft.deallocate()
+        scratchRight.deallocate()
         interleaved.deallocate()
+    }
+
+    /// Chooses which event families sound from the next start on (`playsHapticsOnly`,
+    /// `playsAudioOnly`). Call only while the audio thread is not running.
+    func setFamilies(haptics: Bool, audio: Bool) {
+        playsHaptics = haptics
+        playsAudio = audio
     }
 
     /// Re-arms the loop for a new start of the engine's output.
@@ -143,6 +175,7 @@ final class RenderLoop: @unchecked Sendable {
         masterTarget = engineMuted ? 0 : 1
         masterGain = masterTarget
         masterStep = gainStep
+        audioGain = audioMuted ? 0 : 1
         idleFrames = 0
         reportedIdle = false
     }
@@ -164,6 +197,12 @@ final class RenderLoop: @unchecked Sendable {
         }
         drainCommandQueue()
         mix.update(repeating: 0, count: frames)
+        if audioDirtyFrames > 0 {
+            mixLeft.update(repeating: 0, count: audioDirtyFrames)
+            mixRight.update(repeating: 0, count: audioDirtyFrames)
+            audioDirtyFrames = 0
+        }
+        audioInBlock = false
         let blockStart = frame
         let blockEnd = frame + frames
         var offset = 0
@@ -178,7 +217,12 @@ final class RenderLoop: @unchecked Sendable {
             frame = blockStart + offset
         }
         applyMaster(frames: frames)
-        output.write(mono: mix, frames: frames, into: interleaved)
+        if audioInBlock {
+            audioDirtyFrames = frames
+            output.write(mono: mix, audioLeft: mixLeft, audioRight: mixRight, frames: frames, into: interleaved)
+        } else {
+            output.write(mono: mix, frames: frames, into: interleaved)
+        }
         clipped.store(output.clippedSamples, ordering: .relaxed)
         trackIdleness(frames: frames)
         releaseRetiredCurves()
@@ -252,6 +296,9 @@ final class RenderLoop: @unchecked Sendable {
                 masterStep = gainStep
             }
             return
+        case .muteAudio(let muted):
+            audioMuted = muted
+            return
         default:
             break
         }
@@ -268,6 +315,8 @@ final class RenderLoop: @unchecked Sendable {
             post(.detached(slot: index))
         case .start(let offset, let run):
             guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            synth.playsHaptics = playsHaptics
+            synth.playsAudio = playsAudio
             // Values sent before the start hold (Core Haptics applies parameters sent before
             // a player starts); `seek` carries those in effect over to the pattern's start.
             // Seek first: a paused synth only moves, and unpausing then starts what is in
@@ -312,7 +361,7 @@ final class RenderLoop: @unchecked Sendable {
             guard let synth = slots[index].synth?.takeUnretainedValue() else { drop(command); return }
             element.shift(by: synth.patternTime)
             synth.runtimeControls.add(element, to: control)
-        case .muteEngine:
+        case .muteEngine, .muteAudio:
             break
         }
     }
@@ -394,9 +443,22 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     /// Renders one synth and adds it, through the player's gain ramp, into the mix.
+    /// Audio events go to the audio mix, at the same offset in the block, through the same
+    /// gain ramp.
     private func mixSynth(_ synth: PatternSynth, slot index: Int, into destination: UnsafeMutablePointer<Float>, frames: Int) {
         scratch.update(repeating: 0, count: frames)
-        synth.render(adding: scratch, frames: frames)
+        let audio = playsAudio && synth.hasAudio
+        if audio {
+            scratchLeft.update(repeating: 0, count: frames)
+            scratchRight.update(repeating: 0, count: frames)
+            synth.render(adding: scratch, audioLeft: scratchLeft, audioRight: scratchRight, frames: frames)
+            let at = destination - mix
+            let startGain = slots[index].gain
+            addAudio(from: startGain, to: slots[index].targetGain, into: mixLeft + at, mixRight + at, frames: frames)
+            audioInBlock = true
+        } else {
+            synth.render(adding: scratch, frames: frames)
+        }
         var gain = slots[index].gain
         let target = slots[index].targetGain
         if gain == 1 && target == 1 {
@@ -410,7 +472,26 @@ final class RenderLoop: @unchecked Sendable {
         slots[index].gain = gain
     }
 
+    /// Adds one synth's audio pair into the audio mix through the player's gain ramp (the
+    /// same per-sample gains its haptic signal gets).
+    private func addAudio(from start: Float, to target: Float, into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+        if start == 1 && target == 1 {
+            for i in 0..<frames {
+                left[i] += scratchLeft[i]
+                right[i] += scratchRight[i]
+            }
+            return
+        }
+        var gain = start
+        for i in 0..<frames {
+            if gain < target { gain = min(target, gain + gainStep) } else if gain > target { gain = max(target, gain - gainStep) }
+            left[i] += scratchLeft[i] * gain
+            right[i] += scratchRight[i] * gain
+        }
+    }
+
     private func applyMaster(frames: Int) {
+        applyAudioGain(frames: frames)
         if masterGain == 1 && masterTarget == 1 { return }
         var gain = masterGain
         for i in 0..<frames {
@@ -418,7 +499,30 @@ final class RenderLoop: @unchecked Sendable {
             mix[i] *= gain
         }
         masterGain = gain
-        if stopping && gain == 0 { hasFadedOut = true }
+        if stopping && gain == 0 && audioGain == 0 { hasFadedOut = true }
+    }
+
+    /// The audio mix's gain: `isMutedForAudio` ramps it over 2 ms, a stop fades it with the
+    /// haptics over 5 ms.
+    private func applyAudioGain(frames: Int) {
+        let target: Float = stopping || audioMuted ? 0 : 1
+        let step = stopping ? masterStep : gainStep
+        var gain = audioGain
+        if gain == 1 && target == 1 { return }
+        guard audioInBlock else {
+            // Nothing sounds: the gain moves on as if it had.
+            let move = step * Float(frames)
+            audioGain = gain < target ? min(target, gain + move) : max(target, gain - move)
+            if stopping && masterGain == 0 && audioGain == 0 { hasFadedOut = true }
+            return
+        }
+        for i in 0..<frames {
+            if gain < target { gain = min(target, gain + step) } else if gain > target { gain = max(target, gain - step) }
+            mixLeft[i] *= gain
+            mixRight[i] *= gain
+        }
+        audioGain = gain
+        if stopping && masterGain == 0 && audioGain == 0 { hasFadedOut = true }
     }
 
     private func trackIdleness(frames: Int) {

@@ -1,0 +1,173 @@
+import Haptics
+
+/// A haptic pattern: events with dynamic parameters or parameter curves, as in Apple's SDK.
+///
+/// A pattern copies what it is made from; changing the events or parameters afterwards does
+/// not change it. It holds a native ``HapticPattern`` (``hapticPattern``), which the engine
+/// plays.
+open class CHHapticPattern {
+    /// The native pattern. `AudioCustom` events made from a registered audio resource hold an
+    /// empty path here until an engine resolves their ID (``audioResourceIDs``).
+    public let hapticPattern: HapticPattern
+    /// The registered audio resource of each `AudioCustom` event made with one, by event index.
+    let audioResourceIDs: [Int: CHHapticAudioResourceID]
+
+    /// The pattern's length in seconds: the latest end of any event (a continuous event's end
+    /// includes its release), parameter or curve.
+    open var duration: TimeInterval { hapticPattern.duration }
+
+    /// Creates a pattern from events and dynamic parameters (either may be empty).
+    ///
+    /// - Throws: ``CHHapticError`` ``CHHapticError/Code/invalidEventType``,
+    ///   ``CHHapticError/Code/invalidParameterType``, ``CHHapticError/Code/invalidEventTime``
+    ///   or ``CHHapticError/Code/invalidEventDuration`` for an element that cannot play.
+    ///   An empty pattern is accepted here; making a player for it throws
+    ///   ``CHHapticError/Code/invalidPatternData``.
+    public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
+        let (nativeEvents, ids) = try Self.convert(events)
+        let nativeParameters = try parameters.map { parameter throws(CHHapticError) -> HapticDynamicParameter in
+            HapticDynamicParameter(try Self.convert(parameter.parameterID), parameter.value.decimal,
+                                   at: try Self.time(parameter.relativeTime, .badParameterEntry))
+        }
+        hapticPattern = HapticPattern(events: nativeEvents, parameters: nativeParameters)
+        audioResourceIDs = ids
+    }
+
+    /// Creates a pattern from events and parameter curves (either may be empty).
+    ///
+    /// - Throws: as ``init(events:parameters:)``.
+    public init(events: [CHHapticEvent], parameterCurves: [CHHapticParameterCurve]) throws {
+        let (nativeEvents, ids) = try Self.convert(events)
+        let curves = try parameterCurves.map { curve throws(CHHapticError) -> HapticParameterCurve in
+            let points = try curve.controlPoints.map { point throws(CHHapticError) in
+                HapticParameterCurve.ControlPoint(at: try Self.time(point.relativeTime, .badParameterEntry), point.value.decimal)
+            }
+            return HapticParameterCurve(try Self.convert(curve.parameterID), at: try Self.time(curve.relativeTime, .badParameterEntry),
+                                        controlPoints: points)
+        }
+        hapticPattern = HapticPattern(events: nativeEvents, curves: curves)
+        audioResourceIDs = ids
+    }
+
+    /// Creates a pattern from a dictionary with AHAP's structure, as iOS code writes it:
+    ///
+    /// ```swift
+    /// let pattern = try CHHapticPattern(dictionary: [
+    ///     .pattern: [[.event: [.eventType: CHHapticEvent.EventType.hapticTransient,
+    ///                          .time: CHHapticTimeImmediate,
+    ///                          .eventParameters: [[.parameterID: CHHapticEvent.ParameterID.hapticIntensity,
+    ///                                              .parameterValue: 0.8]]]]]])
+    /// ```
+    ///
+    /// Values may be event types, parameter IDs and keys, strings, any Swift number or
+    /// `NSNumber`, `Bool`, arrays and nested dictionaries (keyed by `String`/`Key`, or
+    /// `AnyHashable` holding strings), as `JSONSerialization` produces. The dictionary is read
+    /// exactly as an AHAP file is (leniently, like Core Haptics).
+    ///
+    /// - Throws: ``CHHapticError/Code/invalidPatternDictionary`` for a malformed dictionary,
+    ///   or the code naming the element at fault (``CHHapticError/Code/invalidEventType``,
+    ///   ``CHHapticError/Code/badEventEntry``, ``CHHapticError/Code/badParameterEntry``, …).
+    public init(dictionary patternDict: [CHHapticPattern.Key: Any]) throws {
+        let data = try PatternDictionary.json(patternDict)
+        do {
+            hapticPattern = try AHAPDecoder().decode(data, source: "pattern dictionary").pattern
+        } catch {
+            throw CHHapticError(error, fallback: .invalidPatternDictionary)
+        }
+        audioResourceIDs = [:]
+    }
+
+    /// Creates a pattern from an AHAP file. `AudioCustom` events' sound files are relative
+    /// to the file's folder.
+    ///
+    /// - Throws: ``CHHapticError/Code/fileNotFound`` when there is no such file,
+    ///   ``CHHapticError/Code/invalidPatternData`` for malformed JSON, or the code naming the
+    ///   element at fault.
+    public init(contentsOf ahapURL: URL) throws {
+        do {
+            hapticPattern = try AHAPDecoder().decode(contentsOf: ahapURL).pattern
+        } catch {
+            throw CHHapticError(error, fallback: .invalidPatternData)
+        }
+        audioResourceIDs = [:]
+    }
+
+    /// Wraps a native pattern.
+    public init(hapticPattern: HapticPattern) {
+        self.hapticPattern = hapticPattern
+        audioResourceIDs = [:]
+    }
+
+    /// The pattern as a dictionary with AHAP's structure (the form ``init(dictionary:)``
+    /// reads): `Version`, then `Pattern` with every event, then every parameter, then every
+    /// curve. Keys are strings (``Key``), types and IDs their strings, numbers `NSNumber`s
+    /// (times `Double`, values `Float`), so the result converts to JSON with
+    /// `JSONSerialization`.
+    ///
+    /// - Throws: ``CHHapticError/Code/operationNotPermitted`` when an event plays a
+    ///   registered audio resource, as Core Haptics does.
+    open func exportDictionary() throws -> [CHHapticPattern.Key: Any] {
+        guard audioResourceIDs.isEmpty else {
+            throw CHHapticError(.operationNotPermitted, "patterns with registered audio resources cannot be exported")
+        }
+        return PatternDictionary.export(hapticPattern)
+    }
+
+    // MARK: Conversion
+
+    private static func convert(_ events: [CHHapticEvent]) throws(CHHapticError) -> ([HapticEvent], [Int: CHHapticAudioResourceID]) {
+        var ids: [Int: CHHapticAudioResourceID] = [:]
+        var result: [HapticEvent] = []
+        result.reserveCapacity(events.count)
+        for (index, event) in events.enumerated() {
+            guard let kind = HapticEvent.Kind(rawValue: event.type.rawValue) else {
+                throw CHHapticError(.invalidEventType, "unknown event type '\(event.type.rawValue)'")
+            }
+            let start = try Self.time(event.relativeTime, .invalidEventTime)
+            let duration = try Self.time(event.duration, .invalidEventDuration)
+            let parameters = try event.eventParameters.map { parameter throws(CHHapticError) -> HapticEvent.Parameter in
+                guard let id = HapticEvent.ParameterID(rawValue: parameter.parameterID.rawValue) else {
+                    throw CHHapticError(.invalidParameterType, "unknown event parameter '\(parameter.parameterID.rawValue)'")
+                }
+                return HapticEvent.Parameter(id, parameter.value.decimal)
+            }
+            var audio: HapticEvent.AudioResource?
+            if kind == .audioCustom {
+                guard let id = event.audioResourceID else {
+                    throw CHHapticError(.invalidAudioResource, "an AudioCustom event needs a registered audio resource (CHHapticEvent(audioResourceID:…))")
+                }
+                ids[index] = id
+                audio = HapticEvent.AudioResource(path: "")
+            }
+            result.append(HapticEvent(kind, at: start, duration: duration, parameters: parameters, audio: audio))
+        }
+        return (result, ids)
+    }
+
+    private static func convert(_ id: CHHapticDynamicParameter.ID) throws(CHHapticError) -> HapticDynamicParameter.ID {
+        guard let native = HapticDynamicParameter.ID(rawValue: id.rawValue) else {
+            throw CHHapticError(.invalidParameterType, "unknown dynamic parameter '\(id.rawValue)'")
+        }
+        return native
+    }
+
+    private static func time(_ value: TimeInterval, _ code: CHHapticError.Code) throws(CHHapticError) -> Double {
+        guard value.isFinite, value >= 0 else {
+            throw CHHapticError(code, "times and durations must be finite and not negative, got \(value)")
+        }
+        return value
+    }
+
+    /// The native pattern with registered audio resources filled in from `resources`.
+    func resolved(_ resources: (CHHapticAudioResourceID) -> HapticEvent.AudioResource?) throws(CHHapticError) -> HapticPattern {
+        guard !audioResourceIDs.isEmpty else { return hapticPattern }
+        var pattern = hapticPattern
+        for (index, id) in audioResourceIDs {
+            guard let resource = resources(id) else {
+                throw CHHapticError(.invalidAudioResource, "audio resource \(id) is not registered with this engine")
+            }
+            pattern.events[index].audio = resource
+        }
+        return pattern
+    }
+}

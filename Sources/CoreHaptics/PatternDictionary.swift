@@ -1,0 +1,194 @@
+import Haptics
+
+/// Converts between Core Haptics' pattern dictionaries and AHAP JSON, so that dictionaries
+/// are read by the same decoder as files.
+enum PatternDictionary {
+    /// Keys whose values are booleans (numbers are accepted for them, as `NSNumber` does).
+    private static let booleanKeys: Set<String> = [CHHapticPattern.Key.eventWaveformUseVolumeEnvelope,
+                                                    CHHapticPattern.Key.eventWaveformLoopEnabled]
+
+    /// The dictionary as AHAP JSON.
+    static func json(_ dictionary: [CHHapticPattern.Key: Any]) throws(CHHapticError) -> Data {
+        var out = ""
+        try write(dictionary, key: nil, depth: 0, to: &out)
+        return Data(out.utf8)
+    }
+
+    private static func write(_ value: Any, key: String?, depth: Int, to out: inout String) throws(CHHapticError) {
+        guard depth < 64 else { throw CHHapticError(.invalidPatternDictionary, "the dictionary nests deeper than 64 levels") }
+        if let key, booleanKeys.contains(key) {
+            if let flag = boolean(value) {
+                out += flag ? "true" : "false"
+                return
+            }
+        }
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            // Before Swift's numbers: on Linux an NSNumber also casts to Bool, Float, Double.
+            let code = String(cString: number.objCType)
+            let text = code == "f" ? "\(number.floatValue)" : code == "c" ? "\(number.intValue)" : "\(number.doubleValue)"
+            guard number.doubleValue.isFinite else { throw nonFinite(key) }
+            out += text
+            return
+        }
+        switch value {
+        case let flag as Bool:
+            out += flag ? "1" : "0"
+        case let number as Float:
+            guard number.isFinite else { throw nonFinite(key) }
+            out += "\(number)"
+        case let number as Double:
+            guard number.isFinite else { throw nonFinite(key) }
+            out += "\(number)"
+        case let number as any BinaryInteger:
+            out += "\(number)"
+        case let text as String:
+            out += quoted(text)
+        case let text as NSString:
+            out += quoted(String(text))
+        case let type as CHHapticEvent.EventType:
+            out += quoted(type.rawValue)
+        case let id as CHHapticEvent.ParameterID:
+            out += quoted(id.rawValue)
+        case let id as CHHapticDynamicParameter.ID:
+            out += quoted(id.rawValue)
+        case let url as URL:
+            out += quoted(url.isFileURL ? url.path : url.absoluteString)
+        case is NSNull:
+            out += "null"
+        default:
+            if let entries = entries(of: value) {
+                out += "{"
+                for (index, entry) in entries.enumerated() {
+                    if index > 0 { out += "," }
+                    out += quoted(entry.key) + ":"
+                    try write(entry.value, key: entry.key, depth: depth + 1, to: &out)
+                }
+                out += "}"
+            } else if let items = items(of: value) {
+                out += "["
+                for (index, item) in items.enumerated() {
+                    if index > 0 { out += "," }
+                    try write(item, key: key, depth: depth + 1, to: &out)
+                }
+                out += "]"
+            } else if let raw = value as? any RawRepresentable, let text = raw.rawValue as? String {
+                out += quoted(text)
+            } else {
+                throw CHHapticError(.invalidPatternDictionary,
+                                    "unsupported value of type \(type(of: value))\(key.map { " for '\($0)'" } ?? "")")
+            }
+        }
+    }
+
+    private static func nonFinite(_ key: String?) -> CHHapticError {
+        CHHapticError(.invalidPatternDictionary, "a number that is not finite\(key.map { " for '\($0)'" } ?? "")")
+    }
+
+    private static func boolean(_ value: Any) -> Bool? {
+        switch value {
+        case let flag as Bool: flag
+        case let number as NSNumber: number.doubleValue != 0
+        case let number as Int: number != 0
+        case let number as Double: number != 0
+        case let number as Float: number != 0
+        default: nil
+        }
+    }
+
+    /// A dictionary's entries with string keys, in a stable order; nil if not a dictionary.
+    private static func entries(of value: Any) -> [(key: String, value: Any)]? {
+        let pairs: [(String, Any)]
+        switch value {
+        case let dictionary as [String: Any]:
+            pairs = dictionary.map { ($0.key, $0.value) }
+        case let dictionary as [AnyHashable: Any]:
+            pairs = dictionary.map { (keyString($0.key.base), $0.value) }
+        case let dictionary as NSDictionary:
+            var collected: [(String, Any)] = []
+            dictionary.enumerateKeysAndObjects { key, object, _ in collected.append((keyString(key), object)) }
+            pairs = collected
+        default:
+            return nil
+        }
+        return pairs.sorted { $0.0 < $1.0 }.map { (key: $0.0, value: $0.1) }
+    }
+
+    private static func keyString(_ key: Any) -> String {
+        switch key {
+        case let text as String: text
+        case let text as NSString: String(text)
+        case let raw as any RawRepresentable: (raw.rawValue as? String) ?? "\(key)"
+        default: "\(key)"
+        }
+    }
+
+    private static func items(of value: Any) -> [Any]? {
+        switch value {
+        case let array as [Any]: array
+        case let array as NSArray: array.map { $0 }
+        default: nil
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: Export
+
+    typealias Key = CHHapticPattern.Key
+
+    /// A native pattern as a Core Haptics dictionary: events, then parameters, then curves.
+    static func export(_ pattern: HapticPattern) -> [Key: Any] {
+        var elements: [[Key: Any]] = []
+        for event in pattern.events {
+            var entry: [Key: Any] = [
+                .eventType: event.kind.rawValue,
+                .time: NSNumber(value: event.relativeTime),
+                .eventDuration: NSNumber(value: event.duration),
+                .eventParameters: event.parameters.map { parameter -> [Key: Any] in
+                    [.parameterID: parameter.id.rawValue, .parameterValue: NSNumber(value: Float(parameter.value))]
+                },
+            ]
+            if event.kind == .audioCustom, let audio = event.audio {
+                entry[.eventWaveformPath] = audio.path
+                if let envelope = audio.usesVolumeEnvelope { entry[.eventWaveformUseVolumeEnvelope] = envelope }
+                if let loops = audio.loopEnabled { entry[.eventWaveformLoopEnabled] = loops }
+            }
+            elements.append([.event: entry])
+        }
+        for parameter in pattern.parameters {
+            elements.append([.parameter: [
+                .parameterID: parameter.id.rawValue,
+                .time: NSNumber(value: parameter.relativeTime),
+                .parameterValue: NSNumber(value: Float(parameter.value)),
+            ] as [Key: Any]])
+        }
+        for curve in pattern.curves {
+            elements.append([.parameterCurve: [
+                .parameterID: curve.id.rawValue,
+                .time: NSNumber(value: curve.relativeTime),
+                .parameterCurveControlPoints: curve.controlPoints.map { point -> [Key: Any] in
+                    [.time: NSNumber(value: point.relativeTime), .parameterValue: NSNumber(value: Float(point.value))]
+                },
+            ] as [Key: Any]])
+        }
+        return [.version: NSNumber(value: pattern.version), .pattern: elements]
+    }
+}

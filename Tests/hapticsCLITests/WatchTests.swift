@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `--watch`: the command runs again when the file changes, reports a bad edit and keeps going.
+@Suite("--watch")
+struct WatchTests {
+    static let good = #"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}]}"#
+    static let bad = #"{"Pattern": [{"Event": {"Time": -1, "EventType": "HapticTransient"}}]}"#
+
+    /// Saves as editors do: a new file renamed over the old one.
+    func save(_ text: String, as name: String, in folder: TemporaryFolder) throws {
+        let temporary = try folder.write(".\(name).swp", text)
+        #expect(rename(temporary.path, folder.url.appendingPathComponent(name).path) == 0)
+    }
+
+    @Test("validate --watch reports each save, a bad edit included, and keeps watching")
+    func validateWatch() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("tap.ahap", Self.good)
+        let running = try BackgroundHaptics(["validate", "--watch", "tap.ahap"], in: folder.url)
+        defer { running.send(SIGKILL) }
+        #expect(try await running.waitForOutput { $0.contains("tap.ahap: valid") }, "first run: \(running.outputSoFar)")
+        try save(Self.bad, as: "tap.ahap", in: folder)
+        #expect(try await running.waitForOutput { $0.contains("tap.ahap:1:33: error: negative time -1") && $0.contains("tap.ahap: invalid (1 error)") },
+                "after the bad edit: \(running.outputSoFar)")
+        #expect(running.process.isRunning, "a bad edit ended the watch")
+        // Written in place this time.
+        try folder.write("tap.ahap", Self.good)
+        #expect(try await running.waitForOutput { $0.components(separatedBy: "tap.ahap: valid").count == 3 }, "after the fix: \(running.outputSoFar)")
+        running.send(SIGTERM)
+        let outcome = try await running.wait(timeout: .seconds(5))
+        #expect(!outcome.timedOut)
+    }
+
+    @Test("render --watch writes the file again after each save")
+    func renderWatch() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("tap.ahap", Self.good)
+        let output = folder.url.appendingPathComponent("tap.wav")
+        let running = try BackgroundHaptics(["render", "--watch", "tap.ahap", "-o", "tap.wav"], in: folder.url)
+        defer { running.send(SIGKILL) }
+        let size = { (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0 }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while size() == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let first = size()
+        #expect(first > 0)
+        // A pattern a second long: a much larger file.
+        try save(#"{"Pattern": [{"Event": {"Time": 1, "EventType": "HapticTransient"}}]}"#, as: "tap.ahap", in: folder)
+        while size() < first + 90_000 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(size() > first + 90_000, "not rendered again: \(first) → \(size()) bytes")
+        running.send(SIGTERM)
+        _ = try await running.wait(timeout: .seconds(5))
+    }
+
+    @Test("--watch with a preset is a usage error")
+    func presetCannotBeWatched() async throws {
+        let result = try await HapticsProcess.run(["render", "--watch", "success", "-o", "x.wav"], timeout: .seconds(30))
+        #expect(result.status == 2)
+        #expect(result.errorLines == ["haptics: --watch follows a pattern file; 'success' is a preset"])
+    }
+}
