@@ -26,7 +26,8 @@ if path.isEmpty {
     for i in 0..<frames {
         let t = Double(i) / rate
         let beat = t.truncatingRemainder(dividingBy: 0.5)
-        let kick = beat < 0.12 ? sin(2 * .pi * (50 + 80 * exp(-beat * 40)) * beat) * exp(-beat * 25) : 0
+        // A kick: pitch falling from 130 to 50 Hz (phase integrated), decaying.
+        let kick = beat < 0.12 ? sin(2 * .pi * (50 * beat + 2 * (1 - exp(-beat * 40)))) * exp(-beat * 25) : 0
         let bass = 0.25 * sin(2 * .pi * 55 * t * (1 + 0.5 * Double(Int(t / 2) % 3)))
         let chord = 0.1 * (sin(2 * .pi * 440 * t) + sin(2 * .pi * 554 * t) + sin(2 * .pi * 659 * t)) * (0.5 + 0.5 * sin(2 * .pi * 0.1 * t))
         let hat = beat > 0.25 && beat < 0.28 ? Double(noise()) * 0.3 : 0

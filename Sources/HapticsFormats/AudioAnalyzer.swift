@@ -16,7 +16,9 @@ import HapticsCore
 ///    logarithmically from `centroidLow…centroidHigh` (150…6000 Hz) to sharpness 0…1, is held
 ///    through silence and smoothed (20 ms).
 /// 4. **Onsets.** Spectral flux — the sum over bins of the increases of power (squared
-///    magnitude) from one frame to the next — is compared with an adaptive threshold,
+///    magnitude) from one frame to the next, each bin compared with the loudest bin within
+///    150 Hz in the previous frame (SuperFlux's maximum filter, so a gliding pitch is not an
+///    onset) — is compared with an adaptive threshold,
 ///    median + k·MAD (k = 6) of the flux over 300 ms around it, and a floor of 3% of the
 ///    largest flux; local maxima (±2 frames) above both, at least 40 ms apart, are onsets.
 ///    Power rather than log magnitude: broadband noise, spread thin over many bins, then adds
@@ -109,6 +111,8 @@ public struct AudioAnalyzer: Sendable {
             var current = [Float](repeating: 0, count: bins)
             let binHz = rate / Double(n)
             let normal = 2 / Float(n)
+            // Neighbouring bins within about 150 Hz.
+            let spread = max(1, Int(150 / binHz))
             x.withUnsafeBufferPointer { samples in
                 for f in 0..<frames {
                     let centre = f * hop + hop / 2
@@ -132,9 +136,15 @@ public struct AudioAnalyzer: Sendable {
                             weighted += Double(magnitude) * Double(k) * binHz
                             total += Double(magnitude)
                         }
-                        let power = magnitude * magnitude
-                        current[k] = power
-                        let d = power - previous[k]
+                        current[k] = magnitude * magnitude
+                    }
+                    // SuperFlux (Böck & Widmer, 2013): compare each bin with the loudest of its
+                    // neighbours in the previous frame, so energy gliding between nearby bins
+                    // (a kick drum's falling pitch, vibrato) is not counted as new.
+                    for k in 0..<bins {
+                        var reference = previous[k]
+                        for j in max(0, k - spread)...min(bins - 1, k + spread) where previous[j] > reference { reference = previous[j] }
+                        let d = current[k] - reference
                         if d > 0 { rise += Double(d) }
                     }
                     swap(&previous, &current)
