@@ -59,13 +59,18 @@ public struct WebVibration: Sendable, Hashable {
         // Entries above 10 s (browsers would clamp them): 10 s, then a zero-length entry of the
         // other kind, then the rest, so vibration and pauses keep their lengths.
         var split: [Int] = []
+        var long = 0
         for value in entries {
             var rest = value
+            if rest > Self.maxEntryMilliseconds { long += 1 }
             while rest > Self.maxEntryMilliseconds {
                 split += [Self.maxEntryMilliseconds, 0]
                 rest -= Self.maxEntryMilliseconds
             }
             split.append(rest)
+        }
+        if long > 0 {
+            notes.add("vibrate-entry", "navigator.vibrate entries longer than 10,000 ms (browsers clamp them) split into 10 s pieces joined by zero-length entries", count: long)
         }
         if split.count > Self.maxEntries {
             notes.add("vibrate-limit", "navigator.vibrate pattern has \(split.count) entries; browsers take at most \(Self.maxEntries) (Chromium; Firefox 128): cut after \(Self.maxEntries)")
@@ -80,8 +85,12 @@ public struct WebVibration: Sendable, Hashable {
             let strong = (Double(frame.strong) / 65535 * 1000).rounded() / 1000
             let weakMagnitude = (Double(frame.weak) / 65535 * 1000).rounded() / 1000
             if strong == 0 && weakMagnitude == 0 { pendingDelay += 10; continue }
-            if pendingDelay == 0, let last = effects.last, last.strongMagnitude == strong, last.weakMagnitude == weakMagnitude,
-               last.duration + 10 <= Self.maxEffectMilliseconds {
+            if pendingDelay == 0, let last = effects.last, last.strongMagnitude == strong, last.weakMagnitude == weakMagnitude {
+                guard last.duration + 10 <= Self.maxEffectMilliseconds else {
+                    notes.add("effect-length", "dual-rumble segments longer than Chromium's 5,000 ms per effect split in two")
+                    effects.append(RumbleEffect(startDelay: 0, duration: 10, strongMagnitude: strong, weakMagnitude: weakMagnitude))
+                    continue
+                }
                 effects[effects.count - 1].duration += 10
             } else {
                 effects.append(RumbleEffect(startDelay: pendingDelay, duration: 10, strongMagnitude: strong, weakMagnitude: weakMagnitude))

@@ -115,6 +115,17 @@ struct FormatRuleTests {
         #expect(web.rumble.allSatisfy { $0.duration <= 5000 })
     }
 
+    @Test("navigator.vibrate entries above 10 s and rumble effects above 5 s are split, and said so")
+    func webLongEntries() throws {
+        var notes = ConversionNotes()
+        let web = WebVibration(HapticPattern(events: [.continuous(at: 0, duration: 25, intensity: 1, sharpness: 0.5)]), notes: &notes)
+        #expect(web.vibrate.allSatisfy { $0 <= 10_000 })
+        #expect(abs(web.vibrate.reduce(0, +) - 25_005) <= 10)
+        #expect(web.rumble.allSatisfy { $0.duration <= 5000 })
+        #expect(notes.notes.contains { $0.kind == "vibrate-entry" })
+        #expect(notes.notes.contains { $0.kind == "effect-length" })
+    }
+
     @Test("feedbackd: magnitudes and durations of equal length")
     func feedbackd() throws {
         var notes = ConversionNotes()
