@@ -54,9 +54,9 @@ struct OutputCapability: CHHapticDeviceCapability {
     let selection: HapticOutputSelection
     let supportsHaptics: Bool
 
-    /// Audio events are kept in patterns and played by players, but the native engine does
-    /// not make them heard yet.
-    var supportsAudio: Bool { false }
+    /// Audio events play on the same output as the haptics (on its audio channels, see
+    /// ``ActuatorProfile``), so audio is supported wherever haptics are.
+    var supportsAudio: Bool { supportsHaptics }
 
     func attributes(forEventParameter inParameter: CHHapticEvent.ParameterID, eventType type: CHHapticEvent.EventType) throws
         -> any CHHapticParameterAttributes {

@@ -207,19 +207,21 @@ struct EngineLifetimeTests {
         for _ in 0..<5000 { _ = try fresh.makePlayer(with: Self.tap) }
     }
 
+    // 100: a started player counts against the 128-player cap until it ends, as it should
+    // (it is still playing); the soak test drives the cap for a minute in real time.
     @Test("players started and dropped in a loop each play to the end and complete exactly once")
     func droppedStartedPlayersComplete() throws {
         let (engine, output) = try makeManualEngine()
         output.release()
         let completions = Atomic<Int>(0)
-        for i in 0..<300 {
+        for i in 0..<100 {
             let pattern = HapticPattern(events: [.transient(at: Double(i % 7) * 0.001, intensity: 0.2, sharpness: 1)])
             try playAndForget(pattern, on: engine) { _ in completions.add(1, ordering: .relaxed) }
         }
-        #expect(waitUntil(timeout: 20) { completions.load(ordering: .relaxed) == 300 },
-                "\(completions.load(ordering: .relaxed)) of 300 completion handlers called")
+        #expect(waitUntil(timeout: 20) { completions.load(ordering: .relaxed) == 100 },
+                "\(completions.load(ordering: .relaxed)) of 100 completion handlers called")
         engine.stop()
-        #expect(completions.load(ordering: .relaxed) == 300)
+        #expect(completions.load(ordering: .relaxed) == 100)
     }
 }
 
