@@ -60,7 +60,10 @@ let package = Package(
         .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"]),
+        // The tests write FLAC, Ogg and MP3 files with libsndfile directly (the library loads it
+        // only when analysing).
+        .testTarget(name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"],
+                    linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
     ]

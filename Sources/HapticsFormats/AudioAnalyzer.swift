@@ -59,7 +59,8 @@ public struct AudioAnalyzer: Sendable {
     }
 
     /// Analyses a sound. `progress` gets 0…1.
-    public func analyze(_ audio: AudioFile, progress: ((Double) -> Void)? = nil) -> Result {
+    public func analyze(_ audio: AudioFile, progress: ((Double) -> Void)? = nil) throws(FormatError) -> Result {
+        let fft = try SoundLibraries.kissFFT.get()
         let o = options
         let rate = audio.sampleRate
         let x = audio.samples
@@ -103,7 +104,7 @@ public struct AudioAnalyzer: Sendable {
         var centroid = [Double](repeating: 0, count: frames)
         var flux = [Double](repeating: 0, count: frames)
         var frameEnergy = [Double](repeating: 0, count: frames)
-        if let config = kiss_fftr_alloc(Int32(n), 0, nil, nil) {
+        if let config = fft.allocate(Int32(n), 0, nil, nil) {
             defer { free(UnsafeMutableRawPointer(config)) }  // kiss_fftr_free is a macro for free()
             var input = [Float](repeating: 0, count: n)
             var output = [kiss_fft_cpx](repeating: kiss_fft_cpx(), count: bins)
@@ -123,7 +124,7 @@ public struct AudioAnalyzer: Sendable {
                     }
                     input.withUnsafeBufferPointer { inp in
                         output.withUnsafeMutableBufferPointer { out in
-                            kiss_fftr(config, inp.baseAddress, out.baseAddress)
+                            fft.transform(config, inp.baseAddress, out.baseAddress)
                         }
                     }
                     var weighted = 0.0

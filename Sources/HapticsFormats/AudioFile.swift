@@ -22,12 +22,13 @@ public struct AudioFile: Sendable {
 
     /// Reads a file. `progress` gets 0…1 as blocks are read.
     public init(contentsOf path: String, progress: ((Double) -> Void)? = nil) throws(FormatError) {
+        let sndFile = try SoundLibraries.sndFile.get()
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            let reason = String(cString: sf_strerror(nil))
+        guard let file = sndFile.open(path, Int32(SFM_READ), &info) else {
+            let reason = sndFile.describeError(nil).map { String(cString: $0) } ?? "unknown error"
             throw FormatError("\(path): cannot read the sound (\(reason))")
         }
-        defer { sf_close(file) }
+        defer { _ = sndFile.close(file) }
         let channels = Int(info.channels)
         guard channels > 0, info.samplerate > 0 else { throw FormatError("\(path): the sound has no channels or no sample rate") }
         sampleRate = Double(info.samplerate)
@@ -39,7 +40,7 @@ public struct AudioFile: Sendable {
         var buffer = [Float](repeating: 0, count: block * channels)
         let scale = 1 / Float(channels)
         while true {
-            let read = buffer.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(block)) }
+            let read = buffer.withUnsafeMutableBufferPointer { sndFile.readFloatFrames(file, $0.baseAddress, sf_count_t(block)) }
             if read <= 0 { break }
             let frames = Int(read)
             if channels == 1 {
@@ -53,8 +54,8 @@ public struct AudioFile: Sendable {
             }
             if let progress, total > 0 { progress(min(1, Double(mono.count) / Double(total))) }
         }
-        if sf_error(file) != 0 {
-            throw FormatError("\(path): reading the sound failed (\(String(cString: sf_strerror(file))))")
+        if sndFile.error(file) != 0 {
+            throw FormatError("\(path): reading the sound failed (\(sndFile.describeError(file).map { String(cString: $0) } ?? "unknown error"))")
         }
         samples = mono
     }

@@ -132,7 +132,7 @@ struct AnalyzeCommand: ParsableCommand {
             bar.finish()
             throw CLIError.invalidInput(error.description)
         }
-        let result = AudioAnalyzer(options: options).analyze(audio) { bar.update(0.4 + 0.6 * $0) }
+        let result = try AudioAnalyzer(options: options).analyze(audio) { bar.update(0.4 + 0.6 * $0) }
         bar.finish()
         guard !result.layers.transients.isEmpty || result.layers.hasContinuous else {
             throw CLIError.invalidInput("\(sound): the sound is silent (\(String(format: "%.2f", audio.duration)) s with nothing to feel); no pattern written")

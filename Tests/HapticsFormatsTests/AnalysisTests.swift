@@ -12,7 +12,7 @@ struct AnalysisTests {
         let (samples, truth) = SyntheticSounds.clicks(count: 40, snr: snr, seed: 0x5eed + UInt64(snr))
         let path = try SyntheticSounds.write(samples, sampleRate: 48_000, name: "clicks-\(Int(snr))dB")
         let audio = try AudioFile(contentsOf: path)
-        let result = AudioAnalyzer().analyze(audio)
+        let result = try AudioAnalyzer().analyze(audio)
         var matched = Set<Int>()
         var hits = 0
         for onset in result.onsets {
@@ -39,7 +39,7 @@ struct AnalysisTests {
         let path = try SyntheticSounds.write(samples, sampleRate: 48_000, name: "swells")
         var options = AnalysisOptions()
         options.transients = false
-        let result = AudioAnalyzer(options: options).analyze(try AudioFile(contentsOf: path))
+        let result = try AudioAnalyzer(options: options).analyze(try AudioFile(contentsOf: path))
         let pattern = result.pattern()
         let drive = Measure.envelope(Measure.drive(pattern), window: 480)
         let audio = Measure.rmsEnvelope(samples, window: 480)
@@ -61,7 +61,7 @@ struct AnalysisTests {
     func sweep() throws {
         let samples = SyntheticSounds.sweep()
         let path = try SyntheticSounds.write(samples, sampleRate: 44_100, name: "sweep")
-        let result = AudioAnalyzer().analyze(try AudioFile(contentsOf: path))
+        let result = try AudioAnalyzer().analyze(try AudioFile(contentsOf: path))
         let times = stride(from: 0.1, to: 3.9, by: 0.01).map { $0 }
         let sharpness = times.map { HapticLayers.value(of: result.layers.sharpness, at: $0) }
         let rho = Measure.spearman(times, sharpness)

@@ -31,7 +31,7 @@ struct CompressedFormatTests {
         }
         let audio = try AudioFile(contentsOf: path)
         #expect(abs(audio.duration - 2) < 0.1, "\(name): \(audio.duration) s")
-        let result = AudioAnalyzer().analyze(audio)
+        let result = try AudioAnalyzer().analyze(audio)
         let early = HapticLayers.value(of: result.layers.sharpness, at: 0.3)
         let late = HapticLayers.value(of: result.layers.sharpness, at: 1.7)
         #expect(late > early + 0.3, "\(name): sharpness \(early) → \(late)")
