@@ -52,22 +52,57 @@ public final class HapticRenderer {
     ///   - includingAudio: mix audio events in (reading their sound files now); by default
     ///     the render is the haptic signal alone.
     public convenience init(pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
-                            includingAudio: Bool = false) {
-        self.init(compiled: CompiledPattern(pattern, includingAudio: includingAudio), profile: profile, sampleRate: sampleRate, gain: gain)
+                            includingAudio: Bool = false, playback: Playback = Playback()) {
+        self.init(compiled: CompiledPattern(pattern, includingAudio: includingAudio), profile: profile, sampleRate: sampleRate, gain: gain,
+                  playback: playback)
     }
+
+    /// How the pattern is played, as an advanced player would play it: a number of times in a
+    /// row, wrapping at a loop end, at a rate. The render then equals what the engine plays
+    /// for a player with the same `loopCount`, `loopEnd` and `playbackRate`.
+    public struct Playback: Sendable, Hashable {
+        /// Times the pattern plays in all (1: once).
+        public var count: Int
+        /// Where each repetition wraps, in pattern seconds; 0: the pattern's end (its duration,
+        /// or the end of its last sound if later), as for the advanced player.
+        public var loopEnd: Double
+        /// How fast pattern time runs (1/1000…1000); frequencies do not change.
+        public var rate: Double
+
+        /// Plays once at normal speed by default.
+        public init(count: Int = 1, loopEnd: Double = 0, rate: Double = 1) {
+            self.count = max(1, count)
+            self.loopEnd = loopEnd.isFinite && loopEnd > 0 ? max(0.001, loopEnd) : 0
+            self.rate = rate.isFinite && rate > 0 ? min(max(rate, PatternSynth.rateRange.lowerBound), PatternSynth.rateRange.upperBound) : 1
+        }
+    }
+
+    private let playback: Playback
+    /// Wraps left before the last repetition.
+    private var wrapsLeft: Int
+    private var justWrapped = false
 
     /// Prepares to render an already compiled pattern; audio events are mixed in when it was
     /// compiled with them.
-    public init(compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1) {
+    public init(compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
+                playback: Playback = Playback()) {
         let rate = sampleRate ?? profile.sampleRate
+        self.playback = playback
+        wrapsLeft = playback.count - 1
         includesAudio = compiled.includesAudio
         self.sampleRate = rate
         channelCount = profile.channelCount
         synth = PatternSynth(pattern: compiled, profile: profile, sampleRate: Double(rate))
         output = OutputStage(profile: profile, gain: gain)
+        if playback.rate != 1 { synth.setRate(playback.rate) }
         let end = max(compiled.duration, compiled.soundingEnd(profile: profile))
+        let loopEnd = playback.loopEnd > 0 ? playback.loopEnd : synth.naturalLoopEnd
+        // Each wrap lands on a whole frame, as the engine's do: repetitions before the last,
+        // then the last one to the pattern's end.
+        let repetitionFrames = Int((loopEnd * Double(rate) / playback.rate).rounded())
+        let lastFrames = Int((end * Double(rate) / playback.rate).rounded(.up))
         // One control tick of slack: a continuous voice reaches zero on the tick after its end.
-        totalFrames = Int((end * Double(rate)).rounded(.up)) + (end > 0 ? synth.tickFrames : 0)
+        totalFrames = (playback.count - 1) * max(1, repetitionFrames) + lastFrames + (end > 0 ? synth.tickFrames : 0)
         mono = .allocate(capacity: Self.blockFrames)
         mono.initialize(repeating: 0)
         let audioFrames = includesAudio ? Self.blockFrames : 0
@@ -90,7 +125,24 @@ public final class HapticRenderer {
         let capacity = buffer.count / channelCount
         var written = 0
         while written < capacity && renderedFrames < totalFrames {
-            let n = min(Self.blockFrames, capacity - written, totalFrames - renderedFrames)
+            var n = min(Self.blockFrames, capacity - written, totalFrames - renderedFrames)
+            // A loop wraps on its exact frame, as in the engine's render loop.
+            var wraps = false
+            if wrapsLeft > 0 {
+                let end = playback.loopEnd > 0 ? playback.loopEnd : synth.naturalLoopEnd
+                let untilEnd = ((end - synth.patternTime) * Double(sampleRate) / synth.rate).rounded()
+                if untilEnd <= Double(n) {
+                    n = max(justWrapped ? 1 : 0, Int(max(0, untilEnd)))
+                    wraps = true
+                }
+            }
+            justWrapped = false
+            if n == 0 {
+                synth.seek(to: 0)
+                wrapsLeft -= 1
+                justWrapped = true
+                continue
+            }
             mono.baseAddress!.update(repeating: 0, count: n)
             if includesAudio {
                 audioLeft.baseAddress!.update(repeating: 0, count: n)
@@ -104,6 +156,11 @@ public final class HapticRenderer {
             }
             written += n
             renderedFrames += n
+            if wraps {
+                synth.seek(to: 0)
+                wrapsLeft -= 1
+                justWrapped = true
+            }
         }
         return written
     }
@@ -133,8 +190,9 @@ public final class HapticRenderer {
     /// Renders a whole pattern into memory: the haptic signal, plus audio events with
     /// `includingAudio`.
     public static func render(_ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
-                              includingAudio: Bool = false) -> RenderedSignal {
-        let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain, includingAudio: includingAudio)
+                              includingAudio: Bool = false, playback: Playback = Playback()) -> RenderedSignal {
+        let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain, includingAudio: includingAudio,
+                                      playback: playback)
         var samples = [Float](repeating: 0, count: renderer.totalFrames * renderer.channelCount)
         var offset = 0
         samples.withUnsafeMutableBufferPointer { all in
