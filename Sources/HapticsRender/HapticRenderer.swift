@@ -1,3 +1,4 @@
+import Foundation
 import HapticsCore
 
 /// Renders a pattern offline into the drive signal for an actuator profile, block by block.
@@ -173,18 +174,30 @@ public final class HapticRenderer {
     }
 
     /// Renders everything left into a WAV file (`-` for standard output), streaming block by
-    /// block, and returns the figures.
+    /// block, and returns the figures. `progress` is told the frames rendered so far.
+    ///
+    /// ```swift
+    /// let renderer = HapticRenderer(pattern: pattern, profile: .lra)
+    /// try renderer.writeWAV(to: "tap.wav", format: .s16)
+    /// ```
     @discardableResult
-    public func writeWAV(to path: String, format: SampleFormat) throws(WAVError) -> RenderStatistics {
+    public func writeWAV(to path: String, format: SampleFormat, progress: ((Int) -> Void)? = nil) throws(WAVError) -> RenderStatistics {
         let writer = try WAVWriter(path: path, sampleRate: sampleRate, channelCount: channelCount,
                                    format: format, frameCount: totalFrames - renderedFrames)
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channelCount)
         defer { block.deallocate() }
         while case let frames = render(into: block), frames > 0 {
             try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * channelCount)]))
+            progress?(renderedFrames)
         }
         try writer.finish()
         return statistics
+    }
+
+    /// Renders everything left into a WAV file at `url` (see ``writeWAV(to:format:progress:)-(String,_,_)``).
+    @discardableResult
+    public func writeWAV(to url: URL, format: SampleFormat, progress: ((Int) -> Void)? = nil) throws(WAVError) -> RenderStatistics {
+        try writeWAV(to: url.path, format: format, progress: progress)
     }
 
     /// Renders a whole pattern into memory: the haptic signal, plus audio events with

@@ -4,11 +4,13 @@ import Glibc
 #endif
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal
-/// (nothing at all in pipes, files and CI logs).
+/// (nothing at all in pipes, files and CI logs), and only once the work has taken a second:
+/// quick work stays quiet.
 final class ProgressBar {
     private let label: String
     private let enabled: Bool
     private var shown = -1
+    private let started = ContinuousClock.now
 
     init(_ label: String) {
         self.label = label
@@ -17,7 +19,7 @@ final class ProgressBar {
 
     /// Draws the bar at a fraction 0…1 (redrawn only when the percentage changes).
     func update(_ fraction: Double) {
-        guard enabled else { return }
+        guard enabled, ContinuousClock.now - started > .seconds(1) else { return }
         let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
         guard percent != shown else { return }
         shown = percent

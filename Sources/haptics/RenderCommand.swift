@@ -18,8 +18,17 @@ struct RenderCommand: ParsableCommand {
         --interval-ms milliseconds, `time_ms,strong,weak` with 16-bit motor levels (strong = \
         heavy low-frequency motor, weak = light high-frequency motor).
 
+        The output's format comes from its extension: .wav (the drive signal), .csv or .json \
+        (the rumble motor timeline, as with --rumble), .ahap (the pattern as canonical AHAP, \
+        as `haptics export` writes it); - is a WAV on standard output (or the timeline with \
+        --rumble). Any other extension is an error naming these.
+
+        --loop, --loop-end and --rate render what an advanced player with the same loop \
+        count, loop end and playback rate plays, sample for sample. --channels copies the \
+        drive signal to that many channels, as a device with that many channels gets it.
+
         With -o -, only the WAV (or timeline) goes to standard output; --stats and warnings go \
-        to standard error.
+        to standard error. --stats --json prints the figures as one JSON object.
 
         Exit status: 0 written, 1 invalid pattern or profile, or the output cannot be written, \
         2 usage error.
@@ -30,8 +39,10 @@ struct RenderCommand: ParsableCommand {
           haptics render heartbeat.ahap -o hb.wav --profile lra --stats
           haptics render success -o success.wav --sample-rate 96000
           haptics render game.ahap -o game.wav --profile dualsense --audio
-          haptics render success --rumble -o success.csv
+          haptics render success -o success.csv
           haptics render success --rumble --json -o -
+          haptics render heartbeat.ahap -o hb.wav --loop 4 --loop-end 0.8 --rate 1.25
+          haptics render success -o success.wav --channels 2 --stats --json
         """
     )
 
@@ -62,9 +73,58 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("interval-ms"), parsing: .unconditional, help: ArgumentHelp("With --rumble, milliseconds between motor updates, 1…1000.", valueName: "ms"))
     var intervalMilliseconds: Int = 10
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Play the pattern N times in a row, as `play --loop N` does (1…10000).", valueName: "n"))
+    var loop: Int = 1
+
+    @Option(name: .customLong("loop-end"), parsing: .unconditional, help: ArgumentHelp("Where each repetition wraps, in pattern seconds (default: the pattern's end).", valueName: "s"))
+    var loopEnd: Double = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
+    var rate: Double = 1
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output channels, 1…32: the drive signal on every one (default: the profile's).", valueName: "n"))
+    var channels: Int?
+
+    /// What `-o` asks for, from its extension.
+    enum OutputKind { case wav, rumbleCSV, rumbleJSON, ahap }
+
+    /// The output's kind: the extension decides; `-` is a WAV, or the timeline with --rumble.
+    var outputKind: OutputKind {
+        get throws {
+            let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+            if output == "-" { return rumble ? (json ? .rumbleJSON : .rumbleCSV) : .wav }
+            // With --rumble the timeline goes wherever -o says (a .wav or .ahap is refused in
+            // validate); without it, the extension decides.
+            if rumble && ext != "wav" && ext != "ahap" { return json || ext == "json" ? .rumbleJSON : .rumbleCSV }
+            switch ext {
+            case "wav": return .wav
+            case "csv": return .rumbleCSV
+            case "json": return .rumbleJSON
+            case "ahap": return .ahap
+            default:
+                throw ValidationError("-o \(output): unknown output format; use .wav (drive signal), .csv or .json (rumble motor timeline), .ahap (canonical AHAP) or - (WAV on standard output)")
+            }
+        }
+    }
+
     func validate() throws {
-        if json && !rumble { throw ValidationError("--json goes with --rumble (a WAV has no JSON form)") }
-        if !rumble && intervalMilliseconds != 10 { throw ValidationError("--interval-ms goes with --rumble") }
+        let kind = try outputKind
+        let timeline = kind == .rumbleCSV || kind == .rumbleJSON
+        if rumble && ["wav", "ahap"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) {
+            throw ValidationError("--rumble writes the motor timeline: use -o FILE.csv or FILE.json")
+        }
+        if json && !(timeline || stats) { throw ValidationError("--json goes with --rumble or --stats (a WAV has no JSON form)") }
+        if !timeline && intervalMilliseconds != 10 { throw ValidationError("--interval-ms goes with --rumble") }
+        guard (1...10_000).contains(loop) else { throw ValidationError("--loop must be 1…10000") }
+        guard loopEnd.isFinite, loopEnd >= 0 else { throw ValidationError("--loop-end must be 0 or more seconds") }
+        guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
+        if let channels, !(1...32).contains(channels) { throw ValidationError("--channels must be 1…32") }
+        if kind == .ahap && (loop != 1 || loopEnd != 0 || rate != 1 || channels != nil || audio || stats) {
+            throw ValidationError("-o .ahap writes the pattern itself; --loop, --loop-end, --rate, --channels, --audio and --stats go with a .wav")
+        }
+        if timeline && (loop != 1 || loopEnd != 0 || rate != 1 || channels != nil) {
+            throw ValidationError("--loop, --loop-end, --rate and --channels go with a .wav, not the rumble timeline")
+        }
         if rumble && audio { throw ValidationError("--audio does not go with --rumble (motors play haptics only)") }
         guard (1...1000).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 1…1000") }
     }
@@ -79,26 +139,50 @@ struct RenderCommand: ParsableCommand {
 
     private func runOnce() throws {
         let loaded = try input.load()
-        if rumble {
+        switch try outputKind {
+        case .rumbleCSV, .rumbleJSON:
             reportWarnings(loaded, audioLeftOut: "(rumble motors play haptic events only)")
             try writeRumble(loaded)
             return
+        case .ahap:
+            reportWarnings(loaded.diagnostics)
+            try OutputFile.write(AHAPEncoder().encode(loaded.pattern), to: output)
+            return
+        case .wav:
+            break
         }
-        let profile = try profileOptions.resolve()
+        var profile = try profileOptions.resolve()
+        if let channels, channels != profile.channelCount {
+            // As a device with another channel count gets a mono profile: the drive signal on
+            // every channel.
+            profile.channelCount = channels
+            profile.hapticChannels = Array(0..<channels)
+        }
         let rate = sampleRate ?? profile.sampleRate
         if let problem = profile.problem(withSampleRate: rate) {
             throw CLIError(message: "--sample-rate: \(problem)", code: .validationFailure)
         }
         reportWarnings(loaded, audioLeftOut: audio ? nil : "(add --audio to mix them in)")
         let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain,
-                                      includingAudio: audio)
+                                      includingAudio: audio,
+                                      playback: HapticRenderer.Playback(count: loop, loopEnd: loopEnd, rate: self.rate))
+        let progress = ProgressBar("rendering")
         reportSoundFileProblems(renderer.soundFileProblems, of: loaded)
         do {
-            try renderer.writeWAV(to: output, format: format)
+            let total = Double(max(1, renderer.totalFrames))
+            try renderer.writeWAV(to: output, format: format) { progress.update(Double($0) / total) }
+            progress.finish()
         } catch {
             throw CLIError.invalidInput(error.description)
         }
-        if stats {
+        if stats && json {
+            let s = renderer.statistics
+            let figures = StatisticsReport(statistics: s, includesAudio: audio)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let text = String(decoding: try encoder.encode(figures), as: UTF8.self)
+            if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
+        } else if stats {
             let s = renderer.statistics
             // A silent render (muted settings, zero gain) is -inf dBFS, not an invented floor.
             let level = s.peak > 0 ? String(format: "%.1f", 20 * log10(s.peak)) : "-inf"
@@ -115,11 +199,38 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
+    /// `render --stats --json`: the figures `--stats` prints, for scripts.
+    struct StatisticsReport: Encodable {
+        var hapticsVersion = HapticsVersion.current
+        var duration: Double
+        var frames: Int
+        var sampleRate: Int
+        var peak: Double
+        var peakDBFS: Double?
+        var rms: Double
+        var clippedSamples: Int
+        var droppedEvents: Int
+        var audioPeak: Double?
+
+        init(statistics s: RenderStatistics, includesAudio: Bool) {
+            duration = s.duration
+            frames = s.frames
+            sampleRate = s.sampleRate
+            peak = s.peak
+            // null for silence: -inf has no JSON form.
+            peakDBFS = s.peak > 0 ? 20 * log10(s.peak) : nil
+            rms = s.rms
+            clippedSamples = s.clippedSamples
+            droppedEvents = s.droppedEvents
+            audioPeak = includesAudio ? s.audioPeak : nil
+        }
+    }
+
     /// Writes the motor timeline as CSV or JSON.
     private func writeRumble(_ loaded: LoadedPattern) throws {
         let frames = RumbleRenderer.timeline(loaded.pattern, intervalMilliseconds: intervalMilliseconds, gain: profileOptions.gain)
         var text: String
-        if json {
+        if try outputKind == .rumbleJSON {
             text = "[\n" + frames.map { "  {\"time_ms\": \($0.timeMilliseconds), \"strong\": \($0.strong), \"weak\": \($0.weak)}" }.joined(separator: ",\n") + "\n]\n"
         } else {
             text = "time_ms,strong,weak\n"

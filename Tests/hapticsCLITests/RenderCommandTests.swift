@@ -331,12 +331,12 @@ struct RenderCommandTests {
         #expect(frames == (try csvRows(csv.output)).rows)
     }
 
-    @Test("--json without --rumble is a usage error")
+    @Test("--json without --rumble or --stats is a usage error")
     func jsonNeedsRumble() async throws {
         let folder = try TemporaryFolder()
         let result = try await render(["--json", "-o", "x.wav"], in: folder)
         #expect(result.status == 2)
-        #expect(result.errorLines == ["haptics: --json goes with --rumble (a WAV has no JSON form) (see 'haptics render --help')"])
+        #expect(result.errorLines == ["haptics: --json goes with --rumble or --stats (a WAV has no JSON form) (see 'haptics render --help')"])
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("x.wav").path))
     }
 
