@@ -30,13 +30,18 @@ let package = Package(
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         // <linux/input.h> ioctls, whose request numbers are function-like macros.
         .target(name: "CLinuxInput"),
+        // Other platforms' formats (Meta .haptic, Android, Web, feedbackd) and audio-to-haptics
+        // analysis, reading sound files through libsndfile and transforming them with kissfft.
+        .target(name: "HapticsFormats", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "CSndFile", "CKissFFT"]),
+        .systemLibrary(name: "CSndFile", path: "Sources/CSndFile"),
+        .systemLibrary(name: "CKissFFT", path: "Sources/CKissFFT"),
         // The umbrella library apps import.
         .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback"]),
         // `import CoreHaptics`: Apple's names and types, a thin layer over the native engine.
         .target(name: "CoreHaptics", dependencies: ["Haptics"]),
         .executableTarget(
             name: "haptics",
-            dependencies: ["Haptics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Haptics", "HapticsFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.
         .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),
@@ -44,6 +49,7 @@ let package = Package(
 
         .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender"], path: "Benchmarks/RenderBenchmark"),
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
+        .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
 
         // Helpers the test targets share: the corpus's location, signal measurements.
         .target(name: "HapticsTestSupport", path: "Tests/HapticsTestSupport"),
@@ -54,6 +60,10 @@ let package = Package(
         .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport"]),
+        // The tests write FLAC, Ogg and MP3 files with libsndfile directly (the library loads it
+        // only when analysing).
+        .testTarget(name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"],
+                    linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
     ]

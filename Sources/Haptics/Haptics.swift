@@ -17,6 +17,8 @@ public enum Haptics {
     private static let shared = Mutex<HapticEngine?>(nil)
 
     /// Plays a feedback kind now. Returns at once; the feedback plays on the audio thread.
+    /// A program that exits right after should use `try await Haptics.play(_:)` or
+    /// ``playAndWait(_:)-(HapticFeedback)``, which return once it has been heard.
     ///
     /// - Throws: ``HapticError`` when no output device can be opened.
     public static func play(_ feedback: HapticFeedback) throws {
@@ -27,6 +29,33 @@ public enum Haptics {
     /// Plays a pattern now, fire-and-forget, on the shared engine.
     public static func play(_ pattern: HapticPattern) throws {
         try engine().playPattern(pattern)
+    }
+
+    /// Plays a feedback kind and returns once it has been heard: for a command-line program
+    /// that exits next (``play(_:)-(HapticFeedback)`` returns at once, and an exiting program
+    /// cuts it off).
+    ///
+    /// ```swift
+    /// try await Haptics.play(.success)   // then exit
+    /// ```
+    public static func play(_ feedback: HapticFeedback) async throws {
+        try await engine().play(HapticPattern(feedback: feedback))
+    }
+
+    /// Plays a pattern and returns once it has been heard.
+    public static func play(_ pattern: HapticPattern) async throws {
+        try await engine().play(pattern)
+    }
+
+    /// Plays a feedback kind and blocks until it has been heard: the synchronous form of
+    /// `try await Haptics.play(_:)`, for code that is not async.
+    public static func playAndWait(_ feedback: HapticFeedback) throws {
+        try engine().playAndWait(HapticPattern(feedback: feedback))
+    }
+
+    /// Plays a pattern and blocks until it has been heard.
+    public static func playAndWait(_ pattern: HapticPattern) throws {
+        try engine().playAndWait(pattern)
     }
 
     /// The shared engine, created and started on first use.

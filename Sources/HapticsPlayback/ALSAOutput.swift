@@ -200,6 +200,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         snd_pcm_close(handle)
+        if !isPaced { ALSAFileHeader.correctAfterClose(device: device, format: negotiatedFormat) }
     }
 
     // MARK: Writing

@@ -19,7 +19,8 @@ public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedFormat(path: String, sampleRate: Int, channelCount: Int)
     /// The file could not be created, for `reason` (the system's).
     case cannotCreate(path: String, reason: String)
-    /// Writing failed part-way, for `reason`.
+    /// Writing failed part-way (or flushing it to the disk, or putting it in place), for
+    /// `reason`; the target, if it existed, is as it was.
     case writeFailed(path: String, reason: String)
     /// Closing the file failed (the data may not have reached the disk), for `reason`.
     case closeFailed(path: String, reason: String)
@@ -42,10 +43,20 @@ public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
                 + " and \(WAVWriter.channelRange.lowerBound)…\(WAVWriter.channelRange.upperBound) channels are supported)"
         case .cannotCreate(_, let reason):
             return "\(name): cannot create the file (\(reason))"
-        case .writeFailed(_, let reason):
-            return "\(name): write failed (\(reason))"
+        case .writeFailed(let path, let reason):
+            return path == "-" ? "\(name): cannot write (\(reason))" : "\(name): cannot write the file (\(reason))"
         case .closeFailed(_, let reason):
             return "\(name): \(reason)"
+        }
+    }
+}
+
+extension WAVError {
+    /// The WAV form of a failure of the file underneath.
+    init(_ error: FileWriteError, path: String) {
+        switch error.stage {
+        case .create: self = .cannotCreate(path: path, reason: error.reason)
+        case .write: self = .writeFailed(path: path, reason: error.reason)
         }
     }
 }
@@ -55,6 +66,14 @@ public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
 /// The header is written first with the frame count given up front, so the output can be a
 /// pipe; on a regular file, ``finish()`` corrects the header if fewer frames arrived. Channels
 /// above two use `WAVE_FORMAT_EXTENSIBLE`, as multi-channel readers expect.
+///
+/// The file is written through ``AtomicFile``: it replaces the target only when ``finish()``
+/// succeeds, so a failed write (a full disk, an I/O error) leaves the old file as it was.
+///
+/// A file whose RIFF size would pass 4 GiB is written as RF64 (EBU Tech 3306): the `RF64` id,
+/// a `ds64` chunk holding the 64-bit RIFF size, data size and sample count, and the 32-bit
+/// size fields set to 0xFFFFFFFF. The form follows from the declared frame count; if more
+/// frames arrive than a RIFF header can describe, writing stops with an error.
 public final class WAVWriter {
     /// The file written, or `-` for standard output.
     public let path: String
@@ -65,17 +84,20 @@ public final class WAVWriter {
     /// How samples are stored.
     public let format: SampleFormat
     public private(set) var framesWritten = 0
+    /// Whether the header is RF64 rather than RIFF.
+    public let isRF64: Bool
     private let declaredFrames: Int
-    private let fd: Int32
-    private let ownsDescriptor: Bool
+    private let file: AtomicFile
+    /// The largest RIFF size field a plain RIFF header may hold (injectable for tests).
+    private let riffLimit: Int
     /// Bytes waiting to be written; flushed when 48 KiB or more are pending.
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: WAVWriter.bufferBytes, alignment: 4)
     private var pending = 0
     private static let bufferBytes = 64 * 1024
-    /// Header bytes, built once (and again if `finish` corrects them).
-    private var bytes: [UInt8] = []
     private var finished = false
 
+    /// The RIFF size field's ceiling: 4 GiB − 1 bytes after the first 8.
+    public static let riffLimit = Int(UInt32.max)
     /// Sample rates the writer accepts, in hertz: every rate a WAV reader plays.
     public static let sampleRateRange = 1...1_000_000
     /// Channel counts the writer accepts (WAVE_FORMAT_EXTENSIBLE names up to 18 positions;
@@ -86,7 +108,14 @@ public final class WAVWriter {
     ///
     /// - Throws: ``WAVError/unsupportedFormat(path:sampleRate:channelCount:)`` before touching
     ///   the file when the rate or channel count is outside what a header holds.
-    public init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
+    public convenience init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
+        try self.init(path: path, sampleRate: sampleRate, channelCount: channelCount, format: format,
+                      frameCount: frameCount, riffLimit: Self.riffLimit, io: .system)
+    }
+
+    /// As the public initializer, with the RIFF size limit and the system calls injectable.
+    package init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int,
+                 riffLimit: Int, io: AtomicFile.IO = .system) throws(WAVError) {
         guard Self.sampleRateRange.contains(sampleRate), Self.channelRange.contains(channelCount) else {
             throw .unsupportedFormat(path: path, sampleRate: sampleRate, channelCount: channelCount)
         }
@@ -94,27 +123,32 @@ public final class WAVWriter {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.format = format
+        self.riffLimit = riffLimit
         declaredFrames = frameCount
-        if path == "-" {
-            fd = STDOUT_FILENO
-            ownsDescriptor = false
-        } else {
-            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
-            ownsDescriptor = true
+        let header = Self.header(sampleRate: sampleRate, channelCount: channelCount, format: format,
+                                 frames: frameCount, riffLimit: riffLimit)
+        isRF64 = header.isRF64
+        do {
+            file = try AtomicFile(path: path, io: io)
+            try file.write(header.bytes)
+        } catch {
+            throw WAVError(error, path: path)
         }
-        bytes.reserveCapacity(64 * 1024)
-        appendHeader(frames: frameCount)
-        try flush()
     }
 
     deinit {
-        if ownsDescriptor && !finished { close(fd) }
+        file.discard()
         buffer.deallocate()
     }
 
     /// Appends interleaved frames.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(WAVError) {
+        let frames = samples.count / channelCount
+        if !isRF64, Self.riffSize(frames: framesWritten + frames, channelCount: channelCount, format: format, rf64: false) > riffLimit {
+            file.discard()
+            finished = true
+            throw .writeFailed(path: path, reason: "more frames arrived than a RIFF header can describe; declare them up front to get RF64")
+        }
         var index = 0
         let bytesPerSample = format.bytesPerSample
         while index < samples.count {
@@ -132,68 +166,77 @@ public final class WAVWriter {
             pending += count * bytesPerSample
             index += count
         }
-        framesWritten += samples.count / channelCount
+        framesWritten += frames
         if pending >= 48 * 1024 { try flushBuffer() }
     }
 
     private func flushBuffer() throws(WAVError) {
-        try writeAll(UnsafeRawBufferPointer(start: buffer, count: pending))
-        pending = 0
+        defer { pending = 0 }
+        do {
+            try file.write(UnsafeRawBufferPointer(start: buffer, count: pending))
+        } catch {
+            throw WAVError(error, path: path)
+        }
     }
 
-    /// Flushes and closes; on a regular file whose frame count differs from the header's,
-    /// rewrites the header.
+    /// Flushes, corrects the header of a regular file whose frame count differs from the
+    /// declared one, and puts the file in place (see ``AtomicFile/commit()``).
     public func finish() throws(WAVError) {
         guard !finished else { return }
-        try flush()
         finished = true
-        if ownsDescriptor {
-            if framesWritten != declaredFrames, lseek(fd, 0, SEEK_SET) == 0 {
-                appendHeader(frames: framesWritten)
-                try flush()
-            }
-            guard close(fd) == 0 else { throw .closeFailed(path: path, reason: String(cString: strerror(errno))) }
-        }
-    }
-
-    /// Writes the header bytes, then any pending samples.
-    private func flush() throws(WAVError) {
-        let header = bytes
-        bytes.removeAll(keepingCapacity: true)
-        if !header.isEmpty {
-            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: header.count, alignment: 1)
-            defer { raw.deallocate() }
-            raw.copyBytes(from: header)
-            try writeAll(UnsafeRawBufferPointer(raw))
-        }
         try flushBuffer()
-    }
-
-    private func writeAll(_ raw: UnsafeRawBufferPointer) throws(WAVError) {
-        var offset = 0
-        while offset < raw.count {
-            let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+        do {
+            if framesWritten != declaredFrames, file.isReplacingFile {
+                let header = Self.header(sampleRate: sampleRate, channelCount: channelCount, format: format,
+                                         frames: framesWritten, riffLimit: isRF64 ? 0 : riffLimit)
+                try file.rewriteStart(with: header.bytes)
             }
-            offset += n
+            try file.commit()
+        } catch {
+            throw WAVError(error, path: path)
         }
     }
 
-    private func appendHeader(frames: Int) {
+    /// The RIFF size field for `frames` frames: every byte after the first 8.
+    static func riffSize(frames: Int, channelCount: Int, format: SampleFormat, rf64: Bool) -> Int {
+        headerLayout(channelCount: channelCount, format: format, rf64: rf64).headerBytes - 8
+            + frames * channelCount * format.bytesPerSample
+    }
+
+    private static func headerLayout(channelCount: Int, format: SampleFormat, rf64: Bool) -> (fmtSize: Int, factSize: Int, headerBytes: Int) {
+        let fmtSize = channelCount > 2 ? 40 : (format == .f32 ? 18 : 16)
+        let factSize = format == .f32 ? 12 : 0
+        // RIFF id, size, WAVE; [ds64]; fmt; [fact]; data id and size.
+        let headerBytes = 12 + (rf64 ? 36 : 0) + 8 + fmtSize + factSize + 8
+        return (fmtSize, factSize, headerBytes)
+    }
+
+    /// The header for `frames` frames: RIFF when its size field fits `riffLimit`, RF64 otherwise.
+    static func header(sampleRate: Int, channelCount: Int, format: SampleFormat, frames: Int, riffLimit: Int) -> (bytes: [UInt8], isRF64: Bool) {
+        let rf64 = riffSize(frames: frames, channelCount: channelCount, format: format, rf64: false) > riffLimit
+        let layout = headerLayout(channelCount: channelCount, format: format, rf64: rf64)
         let extensible = channelCount > 2
         let bytesPerFrame = channelCount * format.bytesPerSample
-        let dataBytes = UInt32(clamping: frames * bytesPerFrame)
-        let fmtSize: UInt32 = extensible ? 40 : (format == .f32 ? 18 : 16)
-        let factSize: UInt32 = format == .f32 ? 12 : 0
+        let dataBytes = frames * bytesPerFrame
+        let riffBytes = riffSize(frames: frames, channelCount: channelCount, format: format, rf64: rf64)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(layout.headerBytes)
+        func u64(_ v: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8((v >> UInt64(shift)) & 0xFF)) } }
         func u32(_ v: UInt32) { bytes += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
         func u16(_ v: UInt16) { bytes += [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        bytes += Array("RIFF".utf8)
-        u32(UInt32(clamping: 4 + (8 + Int(fmtSize)) + Int(factSize) + 8 + Int(dataBytes)))
+        bytes += Array((rf64 ? "RF64" : "RIFF").utf8)
+        u32(rf64 ? UInt32.max : UInt32(clamping: riffBytes))
         bytes += Array("WAVE".utf8)
+        if rf64 {
+            bytes += Array("ds64".utf8)
+            u32(28)
+            u64(UInt64(riffBytes))
+            u64(UInt64(dataBytes))
+            u64(UInt64(frames))
+            u32(0)                                // no table of other chunk sizes
+        }
         bytes += Array("fmt ".utf8)
-        u32(fmtSize)
+        u32(UInt32(layout.fmtSize))
         let tag: UInt16 = extensible ? 0xFFFE : (format == .f32 ? 3 : 1)
         u16(tag)
         u16(UInt16(channelCount))
@@ -214,9 +257,10 @@ public final class WAVWriter {
         if format == .f32 {
             bytes += Array("fact".utf8)
             u32(4)
-            u32(UInt32(clamping: frames))
+            u32(rf64 ? UInt32.max : UInt32(clamping: frames))
         }
         bytes += Array("data".utf8)
-        u32(dataBytes)
+        u32(rf64 ? UInt32.max : UInt32(clamping: dataBytes))
+        return (bytes, rf64)
     }
 }

@@ -33,6 +33,7 @@ struct ExportCommand: ParsableCommand {
     var output = "-"
 
     func run() throws {
+        removeUnfinishedFilesOnSignals()
         let loaded = try input.load()
         reportWarnings(loaded.diagnostics)
         try OutputFile.write(AHAPEncoder().encode(loaded.pattern), to: output)

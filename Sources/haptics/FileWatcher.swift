@@ -83,7 +83,11 @@ final class FileWatcher: @unchecked Sendable {
         // Ctrl-C or SIGTERM ends the watch, also when the signals arrived blocked (a child of a
         // process that blocks them, as test runners and libdispatch threads do).
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
-        interruption.onSignal { exit(128 + (interruption.signal ?? SIGINT)) }
+        interruption.onSignal {
+            // A write in progress leaves its target as it was and no temporary file.
+            AtomicFile.removeTemporaryFiles()
+            exit(128 + (interruption.signal ?? SIGINT))
+        }
         while true {
             do {
                 try body()

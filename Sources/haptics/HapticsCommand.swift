@@ -24,7 +24,8 @@ struct HapticsCommand: ParsableCommand {
         version: HapticsVersion.current,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
-            ShowCommand.self, PlotCommand.self, ListCommand.self, DevicesCommand.self,
+            ShowCommand.self, PlotCommand.self, ListCommand.self, DevicesCommand.self, ConvertCommand.self,
+            AnalyzeCommand.self,
         ]
     )
 

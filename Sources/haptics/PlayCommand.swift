@@ -155,7 +155,10 @@ struct PlayCommand: ParsableCommand {
             throw CLIError.invalidInput("\(loaded.name): \(error)")
         }
         done.wait()
+        let clipped = engine.clippedSamples
+        let played = Int(engine.currentTime * Double(rumble == nil ? profile.sampleRate : 1000))
         engine.stop()
+        if let warning = clippingWarning(clippedSamples: clipped, of: played) { writeStandardError(warning) }
         if let signal = interruption.signal {
             throw CLIError(message: signal == SIGTERM ? "terminated" : "interrupted", code: ExitCode(128 + signal))
         }
@@ -203,6 +206,7 @@ struct PlayCommand: ParsableCommand {
         }
         let s = renderer.statistics
         writeStandardError("haptics: no audio output to play on (\(reason)).")
+        if let warning = clippingWarning(clippedSamples: s.clippedSamples, of: s.frames) { writeStandardError(warning) }
         writeStandardOutput("""
         Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)
           \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")

@@ -45,6 +45,7 @@ struct PlotCommand: ParsableCommand {
     @OptionGroup var watching: WatchOptions
 
     func run() throws {
+        removeUnfinishedFilesOnSignals()
         guard watching.watch else { return try runOnce() }
         try FileWatcher.repeatedly(watching: [input.watchedFile()]) { try runOnce() }
     }

@@ -72,6 +72,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var watching: WatchOptions
 
     func run() throws {
+        removeUnfinishedFilesOnSignals()
         guard watching.watch else { return try runOnce() }
         try FileWatcher.repeatedly(watching: [input.watchedFile()]) { try runOnce() }
     }
@@ -105,6 +106,9 @@ struct RenderCommand: ParsableCommand {
                 + level + String(format: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
                 + (audio ? String(format: ", audio peak %.4f", s.audioPeak) : "")
             if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
+        }
+        if let warning = clippingWarning(clippedSamples: renderer.statistics.clippedSamples, of: renderer.statistics.frames) {
+            writeStandardError(warning)
         }
         if renderer.droppedEvents > 0 {
             writeStandardError("haptics: warning: \(renderer.droppedEvents) events overlapped more than the synthesizer's voices and were left out")

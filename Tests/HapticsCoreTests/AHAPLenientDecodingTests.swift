@@ -87,8 +87,10 @@ struct AHAPLenientDecodingTests {
     @Test("Apple's prose names Duration and Value get the real key names as suggestions")
     func documentedMisnomers() throws {
         let json = document("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"Duration\": 1, \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 1, \"Value\": 0.5 } ] } }")
-        let document = try decode(json)
-        #expect(document.diagnostics.map(\.suggestion) == ["EventDuration", "ParameterValue"])
+        // Without 'EventDuration' the continuous event is an error; the warnings come with it.
+        let error = try #require(throws: AHAPError.self) { try decode(json) }
+        #expect(error.errors.map(\.message) == ["missing 'EventDuration': a HapticContinuous event needs its length in seconds"])
+        #expect(error.diagnostics.filter { $0.severity == .warning }.map(\.suggestion) == ["EventDuration", "ParameterValue"])
     }
 
     @Test("a misspelled element key is skipped with a warning suggesting the real one")

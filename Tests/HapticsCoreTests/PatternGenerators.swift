@@ -55,6 +55,10 @@ private struct RandomSource {
         return pattern
     }
 
+    /// The latest start generated: with a 30 s event, a pattern stays within the 90 s the
+    /// decoder finds plausible (longer ones are warned about as milliseconds typed as seconds).
+    let plausibleStart = 50.0
+
     mutating func event() -> HapticEvent {
         let kind = HapticEvent.Kind.allCases.randomElement(using: &rng) ?? .transient
         let maxDuration = kind == .continuous || kind == .audioContinuous ? CoreHapticsLimits.maxContinuousDuration : 5
@@ -68,18 +72,18 @@ private struct RandomSource {
                 usesVolumeEnvelope: bool() ? bool() : nil,
                 loopEnabled: bool() ? bool() : nil)
         }
-        return HapticEvent(kind, at: number(in: 0...100), duration: number(in: 0...maxDuration), parameters: parameters, audio: audio)
+        return HapticEvent(kind, at: number(in: 0...plausibleStart), duration: number(in: 0...maxDuration), parameters: parameters, audio: audio)
     }
 
     mutating func parameter() -> HapticDynamicParameter {
         let id = HapticDynamicParameter.ID.allCases.randomElement(using: &rng) ?? .hapticIntensityControl
-        return HapticDynamicParameter(id, number(in: id.range), at: number(in: 0...100))
+        return HapticDynamicParameter(id, number(in: id.range), at: number(in: 0...plausibleStart))
     }
 
     mutating func curve() -> HapticParameterCurve {
         let id = HapticDynamicParameter.ID.allCases.randomElement(using: &rng) ?? .hapticIntensityControl
         let times = (0..<int(1...CoreHapticsLimits.maxControlPoints)).map { _ in number(in: 0...10) }.sorted()
-        return HapticParameterCurve(id, at: number(in: 0...100), controlPoints: times.map {
+        return HapticParameterCurve(id, at: number(in: 0...plausibleStart), controlPoints: times.map {
             HapticParameterCurve.ControlPoint(at: $0, number(in: id.range))
         })
     }

@@ -21,41 +21,65 @@ struct ProfileFuzzTests {
 
     @Test("every damaged profile either loads as a renderable profile or fails with one located line", .timeLimit(.minutes(1)))
     func damagedProfiles() {
-        var mutator = JSONMutator(seeds: Self.seeds, words: Self.words, seed: 0x5EED_0F11_E5)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let run = FuzzRun(reader: "profile", defaultSeconds: 5, defaultSeed: 0x5EED_0F11_E5)
+        var mutator = JSONMutator(seeds: Self.seeds, words: Self.words, seed: run.seed)
+        let deadline = run.deadline
         var loaded = 0
         var refused = 0
-        for iteration in 0..<200_000 where ContinuousClock.now < deadline {
+        var iteration = 0
+        while ContinuousClock.now < deadline {
+            iteration += 1
             let bytes = mutator.next()
-            let lines = bytes.count { $0 == 0x0A } + 1
-            do throws(ProfileError) {
-                let profile = try ActuatorProfile(json: Data(bytes), source: "fuzz.json", defaultName: "fuzz")
-                loaded += 1
-                let renderable = profile.problem(withSampleRate: profile.sampleRate) == nil
-                    && ActuatorProfile.channelRange.contains(profile.channelCount)
-                    && !profile.hapticChannels.isEmpty
-                    && profile.hapticChannels.allSatisfy { (0..<profile.channelCount).contains($0) }
-                    && ActuatorProfile.gainRange.contains(profile.gain)
-                    && ActuatorProfile.intensityExponentRange.contains(profile.intensityExponent)
-                    && profile.minFrequency >= 1 && profile.minFrequency <= profile.maxFrequency
-                    && (profile.allowedSampleRates ?? []).allSatisfy { profile.problem(withSampleRate: $0) == nil }
-                #expect(renderable, "iteration \(iteration): \(String(decoding: bytes, as: UTF8.self)) loaded as \(profile)")
-                if !renderable { return }
-            } catch {
-                refused += 1
-                guard case .file(let failure) = error else {
-                    Issue.record("iteration \(iteration): not a file error: \(error)")
-                    return
-                }
-                let located = failure.isLocated && (1...lines).contains(failure.line ?? 0) && (failure.column ?? 0) >= 1
-                #expect(located, "iteration \(iteration): \(error)")
-                let line = error.description
-                let prefixed = line.hasPrefix("fuzz.json:\(failure.line ?? 0):\(failure.column ?? 0): ")
-                let oneLine = !line.contains(where: \.isNewline)
-                #expect(prefixed && oneLine, "iteration \(iteration): \(line)")
-                if !located { return }
+            run.record(bytes)
+            switch Self.check(bytes, label: "iteration \(iteration)") {
+            case .loaded: loaded += 1
+            case .refused: refused += 1
+            case .failed: return
             }
         }
         #expect(loaded > 0 && refused > 100, "the mutations both keep and break profiles (\(loaded) loaded, \(refused) refused)")
+    }
+
+    enum Outcome { case loaded, refused, failed }
+
+    /// One input: it loads as something usable, or fails with one located line.
+    static func check(_ bytes: [UInt8], label: String) -> Outcome {
+        var outcome = Outcome.failed
+        let lines = bytes.count { $0 == 0x0A } + 1
+        do throws(ProfileError) {
+            let profile = try ActuatorProfile(json: Data(bytes), source: "fuzz.json", defaultName: "fuzz")
+            outcome = .loaded
+            let renderable = profile.problem(withSampleRate: profile.sampleRate) == nil
+                && ActuatorProfile.channelRange.contains(profile.channelCount)
+                && !profile.hapticChannels.isEmpty
+                && profile.hapticChannels.allSatisfy { (0..<profile.channelCount).contains($0) }
+                && ActuatorProfile.gainRange.contains(profile.gain)
+                && ActuatorProfile.intensityExponentRange.contains(profile.intensityExponent)
+                && profile.minFrequency >= 1 && profile.minFrequency <= profile.maxFrequency
+                && (profile.allowedSampleRates ?? []).allSatisfy { profile.problem(withSampleRate: $0) == nil }
+            #expect(renderable, "\(label): \(String(decoding: bytes, as: UTF8.self)) loaded as \(profile)")
+            if !renderable { return .failed }
+        } catch {
+            outcome = .refused
+            guard case .file(let failure) = error else {
+                Issue.record("\(label): not a file error: \(error)")
+                return .failed
+            }
+            let located = failure.isLocated && (1...lines).contains(failure.line ?? 0) && (failure.column ?? 0) >= 1
+            #expect(located, "\(label): \(error)")
+            let line = error.description
+            let prefixed = line.hasPrefix("fuzz.json:\(failure.line ?? 0):\(failure.column ?? 0): ")
+            let oneLine = !line.contains(where: \.isNewline)
+            #expect(prefixed && oneLine, "\(label): \(line)")
+            if !located { return .failed }
+        }
+        return outcome
+    }
+
+    @Test("inputs that once broke the reader (Tests/FuzzCorpus/profile) load or fail with one located line")
+    func corpus() {
+        for (name, bytes) in FuzzRun.corpus("profile") {
+            #expect(Self.check(bytes, label: name) != .failed, "\(name)")
+        }
     }
 }

@@ -14,4 +14,9 @@ public enum LittleEndian {
     public static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
+
+    /// The little-endian 64-bit value at `offset`.
+    public static func u64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
 }

@@ -41,6 +41,9 @@ struct DistributionTests {
         let swift = libraries.filter { $0.contains("libswift") || $0.contains("libFoundation") || $0.contains("libdispatch") || $0.contains("/swift/") }
         #expect(swift.isEmpty, "toolchain libraries: \(swift)")
         #expect(libraries.contains { $0.hasPrefix("libasound.so") }, "libasound should stay a system library: \(libraries)")
+        // Loaded by `analyze` when it runs, so that everything else works without them.
+        let optional = libraries.filter { $0.contains("libsndfile") || $0.contains("kissfft") }
+        #expect(optional.isEmpty, "analysis libraries linked: \(optional)")
     }
 
     @Test("the release binary runs with the Swift toolchain hidden")
@@ -65,6 +68,31 @@ struct DistributionTests {
         let lines = run.output.split(separator: "\n")
         #expect(lines.first.map(String.init)?.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil, "\(run.output)")
         #expect((lines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0) > 1000, "no WAV rendered: \(run.output)")
+    }
+
+    @Test("without libsndfile, analyze names the package to install and everything else still works")
+    func analyzeWithoutSoundLibrary() throws {
+        let binary = try releaseBinary()
+        let library = try shell("readlink -f /usr/lib/x86_64-linux-gnu/libsndfile.so.1 2>/dev/null || readlink -f /lib/x86_64-linux-gnu/libsndfile.so.1").output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !library.isEmpty, FileManager.default.fileExists(atPath: library) else { try Test.cancel("libsndfile is not installed here") }
+        let probe = try shell("unshare -m true")
+        guard probe.status == 0 else { try Test.cancel("unshare -m is not permitted here: \(probe.output)") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-sndfile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // /dev/null over the library, in a private mount namespace: dlopen finds no ELF there.
+        let run = try shell("""
+            cd "\(folder.path)" && "\(binary.path)" render success -o tap.wav && \
+            unshare -m sh -c 'mount --bind /dev/null "\(library)" && \
+              "\(binary.path)" render success -o - >/dev/null && echo rendered; \
+              "\(binary.path)" analyze tap.wav -o tap.ahap; echo "status $?"'
+            """)
+        // (Not play: ALSA's own pulse plugin links libsndfile through libpulse, so a machine
+        // without libsndfile has no pulse plugin either; render touches no ALSA.)
+        #expect(run.output.contains("rendered"), "\(run.output)")
+        #expect(run.output.contains("analysing sounds needs libsndfile, which is not installed (Debian/Ubuntu: apt-get install libsndfile1)"), "\(run.output)")
+        #expect(run.output.contains("status 1"), "\(run.output)")
     }
 
     @Test("install.sh installs the binary, man pages, completions and udev rule into a prefix, and --uninstall removes exactly them")

@@ -51,7 +51,7 @@ final class BackgroundHaptics {
     }
 
     /// Polls standard output until `condition` holds (true) or `timeout` passes (false).
-    func waitForOutput(timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws -> Bool {
+    func waitForOutput(timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             if condition(outputSoFar) { return true }

@@ -92,8 +92,8 @@ struct WAVContents {
         stride(from: 0, to: data.count - 3, by: 4).map { Float(bitPattern: LittleEndian.u32(data, $0)) }
     }
 
-    /// Samples read as floats whatever the storage: 32-bit data is float (alsa-lib's file
-    /// plugin labels FLOAT_LE as 32-bit integer PCM, tag 1), 16-bit data is scaled by 1/32767.
+    /// Samples read as floats whatever the storage: 32-bit data is float (the tag says so since
+    /// `ALSAOutput` corrects the file plugin's header), 16-bit data is scaled by 1/32767.
     var samplesAsFloat: [Float] {
         bitsPerSample == 32 ? float32Samples : int16Samples.map { Float($0) / 32767 }
     }

@@ -40,12 +40,15 @@ struct WatchTests {
         let running = try BackgroundHaptics(["render", "--watch", "tap.ahap", "-o", "tap.wav"], in: folder.url)
         defer { running.send(SIGKILL) }
         let size = { (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0 }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        // Generous bounds: under a loaded machine a render can take seconds; these only
+        // catch a watch that never reacts.
+        var deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while size() == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let first = size()
         #expect(first > 0)
         // A pattern a second long: a much larger file.
         try save(#"{"Pattern": [{"Event": {"Time": 1, "EventType": "HapticTransient"}}]}"#, as: "tap.ahap", in: folder)
+        deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while size() < first + 90_000 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(size() > first + 90_000, "not rendered again: \(first) → \(size()) bytes")
         running.send(SIGTERM)

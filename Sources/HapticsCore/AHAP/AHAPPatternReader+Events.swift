@@ -22,15 +22,25 @@ extension AHAPPatternReader {
         var duration: Double? = 0
         if let durationValue = fields[AHAPKey.eventDuration] {
             duration = seconds(durationValue, at: JSONPath.appending(AHAPKey.eventDuration, to: path()), naming: "duration")
+        } else if kind == .continuous || kind == .audioContinuous, let kind {
+            // Core Haptics refuses a continuous event without a length; it would play nothing.
+            report.error("missing 'EventDuration': a \(kind.rawValue) event needs its length in seconds",
+                         at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: value.start)
+            duration = nil
         }
+        // Reported whether or not the event has errors, so that one run shows every problem.
+        if let duration, kind == .continuous || kind == .audioContinuous, duration > CoreHapticsLimits.maxContinuousDuration {
+            report.warning("the event lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(CoreHapticsLimits.maxContinuousDuration)) Core Haptics allows for a continuous event",
+                           at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: fields[AHAPKey.eventDuration]?.start)
+        }
+        noteTiming(time, at: JSONPath.appending(fields[AHAPKey.time] == nil ? AHAPKey.eventTime : AHAPKey.time, to: path()),
+                   offset: (fields[AHAPKey.time] ?? fields[AHAPKey.eventTime])?.start, naming: "time")
+        noteTiming(fields[AHAPKey.eventDuration] == nil ? nil : duration, at: JSONPath.appending(AHAPKey.eventDuration, to: path()),
+                   offset: fields[AHAPKey.eventDuration]?.start, naming: "duration")
         let parameters = readEventParameters(fields[AHAPKey.eventParameters], at: JSONPath.appending(AHAPKey.eventParameters, to: path()))
         let audio = readAudioResource(fields, kind: kind, in: value, at: path(), valid: &valid)
 
         guard let kind, let time, let duration, let parameters, valid else { return nil }
-        if kind == .continuous || kind == .audioContinuous, duration > CoreHapticsLimits.maxContinuousDuration {
-            report.warning("the event lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(CoreHapticsLimits.maxContinuousDuration)) Core Haptics allows for a continuous event",
-                           at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: fields[AHAPKey.eventDuration]?.start)
-        }
         return HapticEvent(kind, at: time, duration: duration, parameters: parameters, audio: audio)
     }
 

@@ -12,6 +12,8 @@ struct AHAPPatternReader {
     let baseDirectory: URL?
     /// The source text, for keeping non-string metadata values as they were written.
     let bytes: [UInt8]
+    /// Event times and durations noted for the milliseconds check (see ``TimingPlausibility``).
+    var timing = TimingPlausibility()
 
     /// The pattern, or `nil` when the file has errors.
     mutating func read(_ root: JSONValue) -> HapticPattern? {
@@ -69,6 +71,8 @@ struct AHAPPatternReader {
         if duration > maxDuration {
             report.error("the pattern lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(maxDuration)) limit",
                          at: AHAPKey.pattern, offset: patternValue.start)
+        } else {
+            checkPlausibility(duration: duration, at: AHAPKey.pattern, offset: patternValue.start)
         }
         return report.hasErrors ? nil : pattern
     }

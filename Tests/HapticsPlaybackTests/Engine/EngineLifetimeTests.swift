@@ -48,6 +48,22 @@ struct EngineLifetimeTests {
         #expect(finished.load(ordering: .relaxed) == 1, "the completion handler ran more than once")
     }
 
+    @Test("play(_:) async and playAndWait(_:) return once the whole pattern has been played")
+    func playToEnd() async throws {
+        let (engine, output) = try makeManualEngine()
+        output.release()
+        let rendered = HapticRenderer.render(Self.buzz).samples
+        let lastSound = try #require(rendered.lastIndex { $0 != 0 })
+        let before = output.framesWritten
+        try await engine.play(Self.buzz)
+        #expect(output.framesWritten - before > lastSound, "returned before the pattern's last sample was written")
+        #expect(engine.currentTime * rate >= Double(before + lastSound))
+        let again = output.framesWritten
+        try engine.playAndWait(Self.buzz)
+        #expect(output.framesWritten - again > lastSound)
+        engine.stop()
+    }
+
     @Test("a stopped engine started again plays new and existing players")
     func restartAfterStop() throws {
         let outputs = OutputSequence()

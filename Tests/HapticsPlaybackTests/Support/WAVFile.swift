@@ -85,8 +85,10 @@ struct WAVFile {
 
     /// The samples of a 32-bit float file, interleaved.
     ///
-    /// alsa-lib's file plugin labels FLOAT_LE data as 32-bit integer PCM (format tag 1), so a
-    /// caller that knows floats were written passes `acceptingMislabelledInteger: true`.
+    /// alsa-lib's file plugin labels FLOAT_LE data as 32-bit integer PCM (format tag 1);
+    /// ``ALSAOutput`` corrects the tag when it closes a `file:` device (see
+    /// `ALSAFileHeaderTests`). A caller reading a file the plugin wrote some other way passes
+    /// `acceptingMislabelledInteger: true`.
     func float32Samples(acceptingMislabelledInteger: Bool = false) throws -> [Float] {
         let acceptable = encoding == .float(bits: 32) || (acceptingMislabelledInteger && encoding == .integer(bits: 32))
         guard acceptable else { throw ReadError(description: "samples are \(encoding), not 32-bit floats") }

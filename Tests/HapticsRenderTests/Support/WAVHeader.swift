@@ -2,7 +2,8 @@ import Foundation
 import HapticsTestSupport
 
 /// A WAV file taken apart for checking what ``WAVWriter`` wrote: every header field as stored,
-/// and the `data` chunk's bytes.
+/// and the `data` chunk's bytes. Reads RF64 (EBU Tech 3306) too: the sizes then come from the
+/// `ds64` chunk, and the 32-bit fields as stored are in ``stored32``.
 struct WAVHeader {
     struct ReadError: Error, CustomStringConvertible {
         var description: String
@@ -32,6 +33,12 @@ struct WAVHeader {
     var data: [UInt8]
     /// Bytes in the file.
     var fileSize: Int
+    /// Whether the file is RF64, with a `ds64` chunk.
+    var isRF64 = false
+    /// The `ds64` chunk's sample count (RF64 only).
+    var ds64SampleCount: Int?
+    /// The 32-bit RIFF, data and fact fields as stored (0xFFFFFFFF in an RF64 file).
+    var stored32: (riff: UInt32, data: UInt32, fact: UInt32?) = (0, 0, nil)
 
     /// The GUID suffix every WAVE_FORMAT_EXTENSIBLE sub-format shares.
     static let guidSuffix: [UInt8] = [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
@@ -42,26 +49,44 @@ struct WAVHeader {
 
     init(bytes: [UInt8]) throws {
         func fail(_ problem: String) -> ReadError { ReadError(description: problem) }
-        guard bytes.count >= 12, LittleEndian.tag(bytes, 0) == "RIFF", LittleEndian.tag(bytes, 8) == "WAVE" else {
+        guard bytes.count >= 12, ["RIFF", "RF64"].contains(LittleEndian.tag(bytes, 0)), LittleEndian.tag(bytes, 8) == "WAVE" else {
             throw fail("not a RIFF/WAVE file")
         }
         fileSize = bytes.count
+        isRF64 = LittleEndian.tag(bytes, 0) == "RF64"
         riffSize = Int(LittleEndian.u32(bytes, 4))
+        stored32.riff = LittleEndian.u32(bytes, 4)
+        var ds64: (riff: Int, data: Int, samples: Int)?
         var fmt: (size: Int, start: Int)?
         var fact: Int?
         var data: (size: Int, start: Int)?
         var offset = 12
         while offset + 8 <= bytes.count, data == nil {
             let id = LittleEndian.tag(bytes, offset)
-            let size = Int(LittleEndian.u32(bytes, offset + 4))
+            let stored = LittleEndian.u32(bytes, offset + 4)
+            var size = Int(stored)
             let start = offset + 8
             switch id {
+            case "ds64":
+                guard isRF64, offset == 12, size >= 28 else { throw fail("a ds64 chunk outside an RF64 file's first chunk") }
+                ds64 = (Int(LittleEndian.u64(bytes, start)), Int(LittleEndian.u64(bytes, start + 8)), Int(LittleEndian.u64(bytes, start + 16)))
             case "fmt ": fmt = (size, start)
-            case "fact": fact = Int(LittleEndian.u32(bytes, start))
-            case "data": data = (size, start)
+            case "fact":
+                stored32.fact = LittleEndian.u32(bytes, start)
+                fact = Int(LittleEndian.u32(bytes, start))
+            case "data":
+                stored32.data = stored
+                if stored == UInt32.max, let ds64 { size = ds64.data }
+                data = (size, start)
             default: break
             }
             offset = start + size + (size & 1)
+        }
+        if isRF64 {
+            guard let ds64 else { throw fail("an RF64 file without a ds64 chunk") }
+            if stored32.riff == UInt32.max { riffSize = ds64.riff }
+            if fact != nil, stored32.fact == UInt32.max { fact = ds64.samples }
+            ds64SampleCount = ds64.samples
         }
         guard let fmt, fmt.size >= 16, fmt.start + fmt.size <= bytes.count else { throw fail("no complete fmt chunk") }
         guard let data else { throw fail("no data chunk") }

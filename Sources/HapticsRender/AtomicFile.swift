@@ -1,0 +1,288 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure creating or writing an output file: one line naming the path as given and the
+/// system's reason, `out.wav: cannot write the file (No space left on device)`.
+public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What failed: creating the file, or writing it (including flushing and renaming it).
+    public enum Stage: Sendable, Hashable {
+        case create
+        case write
+    }
+
+    /// The path as given; `-` for standard output.
+    public var path: String
+    public var stage: Stage
+    /// The `errno` behind it.
+    public var code: Int32
+
+    /// The system's words for ``code``.
+    public var reason: String { String(cString: strerror(code)) }
+
+    /// The line to print.
+    public var description: String {
+        switch stage {
+        case .create: "\(path): cannot create the file (\(reason))"
+        case .write: path == "-" ? "standard output: cannot write (\(reason))" : "\(path): cannot write the file (\(reason))"
+        }
+    }
+}
+
+/// Every file the toolkit writes goes through this type, so that nothing is ever lost.
+///
+/// A regular file (or a path that does not exist yet) is written to a new temporary file in the
+/// same folder, `.NAME.XXXXXXXX.tmp`, created exclusively under a unique name (so concurrent
+/// writers never share one), flushed to the disk with `fsync`, and renamed over the target
+/// only by ``commit()``. Until then the old file is untouched; on any error, and when the value
+/// is released without a commit, the temporary file is removed. The last writer to commit wins
+/// and every reader sees one complete file. A new file gets mode 0644 less the umask; a
+/// replaced file keeps its mode (and, when permitted, its owner).
+///
+/// A program that ends on a signal calls ``removeTemporaryFiles()`` first (the `haptics`
+/// command does, on SIGINT and SIGTERM), so that an interrupted write leaves nothing behind.
+///
+/// Special targets are written in place and never replaced: `-` (standard output),
+/// character and block devices such as `/dev/null`, FIFOs and sockets. A symbolic link is
+/// followed to the file it names, which is replaced; the link stays a link.
+public final class AtomicFile {
+    /// The path as given, for messages; `-` for standard output.
+    public let path: String
+    /// The file that ``commit()`` replaces, symbolic links resolved; `nil` when writing in place.
+    public let targetPath: String?
+    /// The temporary file being written; `nil` when writing in place.
+    public private(set) var temporaryPath: String?
+    /// Whether the output is a new file that can be rewritten at any offset (not a stream).
+    public var isReplacingFile: Bool { temporaryPath != nil }
+
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// The temporary files of every writer not yet committed or discarded, for cleaning up.
+    private static let unfinished = Mutex<Set<String>>([])
+    private let io: IO
+    private var done = false
+
+    /// The system calls the writer makes, replaceable in tests to inject failures.
+    package struct IO: Sendable {
+        /// `write(2)`: bytes written, or -1 with `errno` set.
+        package var write: @Sendable (Int32, UnsafeRawPointer, Int) -> Int
+        /// `fsync(2)`: 0, or -1 with `errno` set.
+        package var sync: @Sendable (Int32) -> Int32
+
+        package init(write: @escaping @Sendable (Int32, UnsafeRawPointer, Int) -> Int = { Glibc.write($0, $1, $2) },
+                     sync: @escaping @Sendable (Int32) -> Int32 = { Glibc.fsync($0) }) {
+            self.write = write
+            self.sync = sync
+        }
+
+        package static let system = IO()
+    }
+
+    /// Opens `path` for writing: standard output for `-`, a special file in place, otherwise a
+    /// new temporary file next to the target.
+    public convenience init(path: String) throws(FileWriteError) {
+        try self.init(path: path, io: .system)
+    }
+
+    package init(path: String, io: IO) throws(FileWriteError) {
+        self.path = path
+        self.io = io
+        if path == "-" {
+            fd = STDOUT_FILENO
+            ownsDescriptor = false
+            targetPath = nil
+            temporaryPath = nil
+            return
+        }
+        func failure(_ code: Int32) -> FileWriteError {
+            FileWriteError(path: path, stage: .create, code: code)
+        }
+        let target = try Self.resolveLinks(path, failure: failure)
+        var info = stat()
+        let exists = stat(target, &info) == 0
+        if !exists && errno != ENOENT { throw failure(errno) }
+        let type = info.st_mode & S_IFMT
+        if exists && type == S_IFDIR { throw failure(EISDIR) }
+        if exists && type != S_IFREG {
+            // A device, FIFO or socket: written in place, never replaced.
+            let opened = open(target, O_WRONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw failure(errno) }
+            fd = opened
+            ownsDescriptor = true
+            targetPath = nil
+            temporaryPath = nil
+            return
+        }
+        // Replacing is no way around a file's permissions: a file we may not write stays.
+        if exists && access(target, W_OK) != 0 { throw failure(errno) }
+        let (folder, name) = Self.split(target)
+        // Short enough for the 255-byte name limit whatever the target's name.
+        let stem = String(decoding: name.utf8.prefix(200), as: UTF8.self)
+        var created: (fd: Int32, path: String)?
+        for _ in 0..<100 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF, radix: 16)
+            let candidate = (folder == "/" ? "/" : folder + "/") + ".\(stem).\(suffix).tmp"
+            // The kernel applies the umask to 0644, as for any new file.
+            let opened = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if opened >= 0 {
+                created = (opened, candidate)
+                break
+            }
+            if errno != EEXIST { throw failure(errno) }
+        }
+        guard let created else { throw failure(EEXIST) }
+        if exists {
+            // Best effort: the replacement keeps the old file's permissions and owner.
+            // The owner first: changing it clears set-user-ID bits that the mode then restores.
+            _ = fchown(created.fd, info.st_uid, info.st_gid)
+            _ = fchmod(created.fd, info.st_mode & 0o7777)
+        }
+        fd = created.fd
+        ownsDescriptor = true
+        targetPath = target
+        temporaryPath = created.path
+        Self.unfinished.withLock { _ = $0.insert(created.path) }
+    }
+
+    /// Removes the temporary files of every write in progress, leaving their targets as they
+    /// were; for a program about to exit on a signal. Returns how many it removed.
+    @discardableResult
+    public static func removeTemporaryFiles() -> Int {
+        unfinished.withLock { paths in
+            let count = paths.reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
+            paths.removeAll()
+            return count
+        }
+    }
+
+    deinit { discard() }
+
+    /// Appends bytes.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileWriteError) {
+        guard !done else { throw message(EBADF) }
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = io.write(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw fail(code)
+            }
+            if n == 0 { throw fail(EIO) }
+            offset += n
+        }
+    }
+
+    /// Appends bytes.
+    public func write(_ bytes: [UInt8]) throws(FileWriteError) {
+        let failure: FileWriteError? = bytes.withUnsafeBytes { raw in
+            do throws(FileWriteError) {
+                try write(raw)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Overwrites bytes at the start of the file (a header whose sizes are known only at the
+    /// end). Only for a file being replaced (``isReplacingFile``); the write position is kept.
+    public func rewriteStart(with bytes: [UInt8]) throws(FileWriteError) {
+        precondition(isReplacingFile, "only a new file can be rewritten")
+        guard !done else { throw message(EBADF) }
+        let end = lseek(fd, 0, SEEK_CUR)
+        guard end >= 0, lseek(fd, 0, SEEK_SET) == 0 else { throw fail(errno) }
+        try write(bytes)
+        guard lseek(fd, end, SEEK_SET) == end else { throw fail(errno) }
+    }
+
+    /// Flushes the file to the disk and, for a replaced file, renames it over the target.
+    /// After an error the target is untouched and the temporary file is gone.
+    public func commit() throws(FileWriteError) {
+        guard !done else { return }
+        guard ownsDescriptor else {
+            done = true
+            return
+        }
+        if let temporaryPath, let targetPath {
+            if io.sync(fd) != 0 { throw fail(errno) }
+            done = true
+            if close(fd) != 0 {
+                let code = errno
+                unlink(temporaryPath)
+                Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
+                throw message(code)
+            }
+            if rename(temporaryPath, targetPath) != 0 {
+                let code = errno
+                unlink(temporaryPath)
+                Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
+                throw message(code)
+            }
+            Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
+            self.temporaryPath = nil
+            // Makes the rename itself durable; a failure here loses nothing already visible.
+            let folder = open(Self.split(targetPath).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if folder >= 0 {
+                _ = fsync(folder)
+                close(folder)
+            }
+        } else {
+            done = true
+            if close(fd) != 0 { throw message(errno) }
+        }
+    }
+
+    /// Abandons the output: closes it and removes the temporary file. The target is untouched.
+    public func discard() {
+        guard !done else { return }
+        done = true
+        if ownsDescriptor { close(fd) }
+        if let temporaryPath {
+            unlink(temporaryPath)
+            Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
+        }
+        temporaryPath = nil
+    }
+
+    /// Discards the output and returns the error for `code`.
+    private func fail(_ code: Int32) -> FileWriteError {
+        discard()
+        return message(code)
+    }
+
+    private func message(_ code: Int32) -> FileWriteError {
+        FileWriteError(path: path, stage: .write, code: code)
+    }
+
+    /// Follows symbolic links (relative ones from their own folder) to the path they name,
+    /// which may not exist yet.
+    private static func resolveLinks(_ path: String, failure: (Int32) -> FileWriteError) throws(FileWriteError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0 else {
+                if errno == ENOENT { return current }
+                throw failure(errno)
+            }
+            guard info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length >= 0 else { throw failure(errno) }
+            let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link : (split(current).folder == "/" ? "/" : split(current).folder + "/") + link
+        }
+        throw failure(ELOOP)
+    }
+
+    /// The folder (`.` for a bare name) and the last component of a path.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}

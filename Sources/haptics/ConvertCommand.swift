@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Haptics
+import HapticsFormats
+
+extension HapticFormat: ExpressibleByArgument {}
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a pattern between AHAP and other platforms' formats.",
+        discussion: """
+        Formats come from the file extensions, or from --from and --to:
+          .ahap, .json       ahap            Apple Core Haptics (read, write)
+          .haptic            haptic          Meta/Lofelt clip v1 (read, write)
+          .android.json      android-json    Android waveform, envelope, primitives (read, write)
+          .kt                android-kotlin  the same as a Kotlin object (write)
+          .web.json          web-json        navigator.vibrate and gamepad dual-rumble (write)
+          .js                web-js          the same as a JavaScript module (write)
+          .feedbackd.json    feedbackd       a feedbackd theme entry (write)
+          .csv               rumble-csv      rumble motors, time_ms,strong,weak (write)
+
+        IN is a preset name, a file, or - (AHAP on standard input). Whatever a format cannot \
+        hold is approximated, and each kind of approximation is named on one line on standard \
+        error; --strict makes them errors (exit 1, nothing written).
+
+        Exit status: 0 written, 1 invalid input, an approximation under --strict, or the \
+        output cannot be written, 2 usage error.
+
+        Examples:
+          haptics convert Boing.ahap -o Boing.haptic
+          haptics convert clip.haptic -o clip.ahap
+          haptics convert success -o success.android.json
+          haptics convert success -o Success.kt
+          haptics convert heartbeat.ahap -o heartbeat.js
+          haptics convert success -o success.feedbackd.json
+          haptics convert --library -o haptics.feedbackd.json
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A preset name, a file (.ahap, .haptic, .android.json), or - for AHAP on standard input.", valueName: "in"))
+    var input: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "out"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Input format: ahap, haptic, android-json (default: from the extension).", valueName: "format"))
+    var from: HapticFormat?
+
+    @Option(help: ArgumentHelp("Output format (default: from the extension): \(HapticFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    var to: HapticFormat?
+
+    @Flag(help: "Fail (exit 1, nothing written) instead of approximating; AHAP input is read strictly too.")
+    var strict = false
+
+    @Flag(help: "With a feedbackd output: every preset of the library, as one theme.")
+    var library = false
+
+    @Option(help: ArgumentHelp("Name for generated code and the feedbackd event (default: the input's name).", valueName: "name"))
+    var name: String?
+
+    @OptionGroup(title: "Preset options") var preset: PresetOptions
+
+    func validate() throws {
+        if library && input != nil { throw ValidationError("--library converts the preset library; give no input") }
+        if !library && input == nil { throw ValidationError("missing the input (a preset, a file or -)") }
+        if let from, !from.isReadable { throw ValidationError("--from \(from.rawValue): an output format only (readable: ahap, haptic, android-json)") }
+    }
+
+    func run() throws {
+        guard let target = to ?? HapticFormat(path: output) else {
+            throw CLIError(message: "\(output): cannot tell the output format from the extension; give --to (\(HapticFormat.allCases.map(\.rawValue).joined(separator: ", ")))", code: .validationFailure)
+        }
+        var notes = ConversionNotes()
+        let data: Data
+        if library {
+            guard target == .feedbackd else { throw CLIError(message: "--library writes a feedbackd theme; use --to feedbackd or a .feedbackd.json output", code: .validationFailure) }
+            data = FeedbackdTheme.json(entries: FeedbackdTheme.presetLibrary(notes: &notes))
+        } else {
+            let (pattern, source) = try load()
+            let stem = name ?? (source == "-" ? "pattern" : source)
+            do { data = try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError.invalidInput(error.description) }
+        }
+        try Self.report(notes, strict: strict)
+        try OutputFile.write(data, to: output)
+    }
+
+    /// Prints one line per kind of approximation; under --strict, fails instead.
+    static func report(_ notes: ConversionNotes, strict: Bool) throws {
+        if strict, let first = notes.notes.first {
+            let more = notes.notes.count > 1 ? " (and \(notes.notes.count - 1) more kind\(notes.notes.count == 2 ? "" : "s"))" : ""
+            throw CLIError.invalidInput("--strict: the conversion would approximate: \(first.description)\(more)")
+        }
+        for note in notes.notes { writeStandardError("haptics: approximated: \(note.description)") }
+    }
+
+    /// The input pattern, and its name.
+    private func load() throws -> (HapticPattern, String) {
+        let input = input ?? "-"
+        var format = from
+        if format == nil, input != "-", FileManager.default.fileExists(atPath: input) {
+            format = HapticFormat(path: input)
+            if format == .ahap, input.lowercased().hasSuffix(".json"), let data = FileManager.default.contents(atPath: input) {
+                format = Self.sniff(data) ?? .ahap
+            }
+        }
+        if let format, format != .ahap {
+            guard format.isReadable else { throw CLIError.invalidInput("\(input): \(format.rawValue) is an output format only (readable: ahap, haptic, android-json)") }
+            let data: Data
+            if input == "-" { data = try readStandardInput() } else {
+                guard let contents = FileManager.default.contents(atPath: input) else { throw CLIError.invalidInput("\(input): cannot read the file") }
+                data = contents
+            }
+            var notes = ConversionNotes()
+            do {
+                let pattern = try format.read(data, source: input, notes: &notes)
+                try Self.report(notes, strict: strict)
+                return (pattern, input)
+            } catch let error as FormatError {
+                throw CLIError.invalidInput(error.description)
+            }
+        }
+        var arguments = [input]
+        if let intensity = preset.intensity { arguments += ["--intensity", String(intensity)] }
+        if let weight = preset.weight { arguments += ["--weight", weight.rawValue] }
+        if let flexibility = preset.flexibility { arguments += ["--flexibility", flexibility.rawValue] }
+        let patternInput = try PatternInput.parse(arguments)
+        let loaded = try patternInput.load(mode: strict ? .strict : .lenient)
+        reportWarnings(loaded.diagnostics)
+        return (loaded.pattern, loaded.name)
+    }
+
+    /// A `.json` file's format from its top-level keys.
+    static func sniff(_ data: Data) -> HapticFormat? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        if object["signals"] != nil { return .haptic }
+        if object["format"] as? String == "haptics-android" { return .androidJSON }
+        return nil
+    }
+}

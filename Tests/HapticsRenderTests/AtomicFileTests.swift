@@ -1,0 +1,221 @@
+import Foundation
+import HapticsTestSupport
+import Synchronization
+import Testing
+@testable import HapticsRender
+
+/// Every writer replaces its target only with a complete, flushed file: failures (a full disk,
+/// I/O errors) leave the old file byte for byte and no temporary file behind.
+@Suite("Atomic file writes")
+struct AtomicFileTests {
+    typealias Folder = WAVWriterTests.Folder
+
+    let oldContents = Data("the old file, which must survive\n".utf8)
+
+    func ramp(_ count: Int) -> [Float] {
+        (0..<count).map { Float(sin(Double($0) * 0.017)) * 0.7 }
+    }
+
+    /// Writes a WAV of `frames` mono frames to `path` through `io`.
+    func writeWAV(to path: String, frames: Int, io: AtomicFile.IO = .system) throws(WAVError) {
+        let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: frames,
+                                   riffLimit: WAVWriter.riffLimit, io: io)
+        let samples = ramp(frames)
+        try samples.withUnsafeBufferPointer { (all) throws(WAVError) in try writer.write(all) }
+        try writer.finish()
+    }
+
+    /// System calls that fail with `code` once `budget` bytes have been written, or at fsync.
+    static func failing(_ code: Int32, afterBytes budget: Int? = nil, atSync: Bool = false) -> AtomicFile.IO {
+        let written = Mutex(0)
+        return AtomicFile.IO(
+            write: { fd, bytes, count in
+                if let budget {
+                    let allowed = written.withLock { total in
+                        let n = min(count, max(0, budget - total))
+                        total += n
+                        return n
+                    }
+                    if allowed == 0 {
+                        errno = code
+                        return -1
+                    }
+                    return Glibc.write(fd, bytes, allowed)
+                }
+                return Glibc.write(fd, bytes, count)
+            },
+            sync: { fd in
+                if atSync {
+                    errno = code
+                    return -1
+                }
+                return fsync(fd)
+            })
+    }
+
+    @Test("a WAV written over an existing file replaces it only when complete; the folder holds nothing else")
+    func replacesWhenComplete() throws {
+        let folder = try Folder()
+        let path = folder.path("out.wav")
+        try oldContents.write(to: URL(fileURLWithPath: path))
+        let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: 20_000)
+        let samples = ramp(20_000)
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        // Everything is written, but not committed: the old file is still what readers see.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents)
+        try writer.finish()
+        let wav = try WAVHeader(contentsOf: URL(fileURLWithPath: path))
+        #expect(wav.int16Samples == samples.map(int16Sample))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.wav"])
+    }
+
+    @Test("EIO on write, EIO at fsync, ENOSPC on write: the old file is intact, no temporary file, one line naming the path",
+          arguments: [("write EIO", EIO, 5_000, false), ("fsync EIO", EIO, nil, true), ("write ENOSPC", ENOSPC, 70_000, false), ("header EIO", EIO, 0, false)])
+    func injectedFailures(name: String, code: Int32, budget: Int?, atSync: Bool) throws {
+        let folder = try Folder()
+        let path = folder.path("out.wav")
+        try oldContents.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: WAVError.self, "\(name)") {
+            try writeWAV(to: path, frames: 48_000, io: Self.failing(code, afterBytes: budget, atSync: atSync))
+        }
+        #expect(error.description == "\(path): cannot write the file (\(String(cString: strerror(code))))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents, "\(name)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.wav"], "\(name)")
+    }
+
+    @Test("a text file with EIO on write or at fsync: the old file is intact, no temporary file",
+          arguments: [(5, false), (nil, true)] as [(Int?, Bool)])
+    func textFileFailures(budget: Int?, atSync: Bool) throws {
+        let folder = try Folder()
+        let path = folder.path("out.csv")
+        try oldContents.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: FileWriteError.self) {
+            let file = try AtomicFile(path: path, io: Self.failing(EIO, afterBytes: budget, atSync: atSync))
+            try file.write(Array(repeating: UInt8(ascii: "x"), count: 10_000))
+            try file.commit()
+        }
+        #expect(error.description == "\(path): cannot write the file (Input/output error)")
+        #expect(error.code == EIO)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.csv"])
+    }
+
+    @Test("a file released without commit leaves the old file and no temporary file")
+    func discardedWithoutCommit() throws {
+        let folder = try Folder()
+        let path = folder.path("out.ahap")
+        try oldContents.write(to: URL(fileURLWithPath: path))
+        do {
+            let file = try AtomicFile(path: path)
+            try file.write(Array("{\"Pattern\": [".utf8))
+            #expect(file.temporaryPath != nil)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.ahap"])
+    }
+
+    @Test("out of space (a 16 KiB tmpfs): ENOSPC, the old WAV intact byte for byte, no temporary file",
+          .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage))
+    func outOfSpace() throws {
+        let small = try SmallFileSystem()
+        let path = small.path("out.wav")
+        try writeWAV(to: path, frames: 2_000)
+        let old = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try #require(throws: WAVError.self) { try writeWAV(to: path, frames: 48_000) }
+        #expect(error.description == "\(path): cannot write the file (No space left on device)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == old)
+        #expect(try small.names() == ["out.wav"])
+    }
+
+    @Test("a replaced file keeps its mode; a new one is 0644 less the umask")
+    func permissions() throws {
+        let folder = try Folder()
+        let path = folder.path("out.wav")
+        try writeWAV(to: path, frames: 100)
+        // The process's umask, read without changing it (tests run in parallel).
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        let mask = try #require(Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+        #expect(try mode(path) == 0o644 & ~mask)
+        chmod(path, 0o600)
+        try writeWAV(to: path, frames: 200)
+        #expect(try mode(path) == 0o600)
+        chmod(path, 0o755)
+        try writeWAV(to: path, frames: 300)
+        #expect(try mode(path) == 0o755)
+    }
+
+    func mode(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    @Test("a symbolic link stays a link; the file it names (relative, through two links) is replaced")
+    func symbolicLinks() throws {
+        let folder = try Folder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("real"), withIntermediateDirectories: true)
+        let real = folder.path("real/target.wav")
+        try oldContents.write(to: URL(fileURLWithPath: real))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("inner.wav"), withDestinationPath: "real/target.wav")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("outer.wav"), withDestinationPath: "inner.wav")
+        try writeWAV(to: folder.path("outer.wav"), frames: 1_000)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("outer.wav")) == "inner.wav")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("inner.wav")) == "real/target.wav")
+        let wav = try WAVHeader(contentsOf: URL(fileURLWithPath: real))
+        #expect(wav.int16Samples.count == 1_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("real")) == ["target.wav"])
+        // A dangling link creates the file it names.
+        try FileManager.default.createSymbolicLink(atPath: folder.path("dangling.wav"), withDestinationPath: "real/new.wav")
+        try writeWAV(to: folder.path("dangling.wav"), frames: 10)
+        #expect(FileManager.default.fileExists(atPath: folder.path("real/new.wav")))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("dangling.wav")) == "real/new.wav")
+    }
+
+    @Test("a target whose name is near the 255-byte limit still gets a temporary file and is written")
+    func longName() throws {
+        let folder = try Folder()
+        let name = String(repeating: "n", count: 251) + ".wav"
+        try writeWAV(to: folder.path(name), frames: 100)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [name])
+    }
+
+    @Test("/dev/null is written in place and stays a character device")
+    func deviceInPlace() throws {
+        try writeWAV(to: "/dev/null", frames: 10_000)
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFCHR)
+        let file = try AtomicFile(path: "/dev/null")
+        #expect(!file.isReplacingFile)
+        #expect(file.targetPath == nil)
+        try file.commit()
+    }
+
+    @Test("a FIFO is written in place: the reader gets the whole WAV and the FIFO stays a FIFO")
+    func fifoInPlace() async throws {
+        let folder = try Folder()
+        let path = folder.path("pipe.wav")
+        #expect(mkfifo(path, 0o644) == 0)
+        let reader = Task.detached { () -> Data? in
+            FileHandle(forReadingAtPath: path)?.readDataToEndOfFile()
+        }
+        try writeWAV(to: path, frames: 5_000)
+        let data = try #require(await reader.value)
+        let wav = try WAVHeader(bytes: [UInt8](data))
+        #expect(wav.int16Samples == ramp(5_000).map(int16Sample))
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["pipe.wav"])
+    }
+
+    @Test("a directory, a missing folder: 'cannot create the file' with the reason, nothing created")
+    func cannotCreate() throws {
+        let folder = try Folder()
+        let error = try #require(throws: FileWriteError.self) { try AtomicFile(path: folder.url.path) }
+        #expect(error.description == "\(folder.url.path): cannot create the file (Is a directory)")
+        let missing = folder.path("missing/out.wav")
+        let second = try #require(throws: FileWriteError.self) { try AtomicFile(path: missing) }
+        #expect(second.description == "\(missing): cannot create the file (No such file or directory)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+}

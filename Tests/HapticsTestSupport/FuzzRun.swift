@@ -1,0 +1,46 @@
+import Foundation
+
+/// The settings of one fuzzing run, from the environment so that `scripts/fuzz.sh` can run the
+/// suite's fuzz tests for longer, with fresh seeds, and catch the input that crashed:
+///
+/// - `HAPTICS_FUZZ_SECONDS`: how long each fuzz test runs (default: its own short budget);
+/// - `HAPTICS_FUZZ_SEED`: the mutator's seed (default: the test's fixed seed, so CI repeats);
+/// - `HAPTICS_FUZZ_CURRENT`: a path prefix; before each input is read it is written to
+///   `PREFIX.READER` (ahap, profile, settings), so after a crash the script knows what crashed.
+public struct FuzzRun: Sendable {
+    public let seconds: Double
+    public let seed: UInt64
+    private let currentPrefix: String?
+    public let reader: String
+
+    public init(reader: String, defaultSeconds: Double, defaultSeed: UInt64) {
+        let environment = ProcessInfo.processInfo.environment
+        self.reader = reader
+        seconds = environment["HAPTICS_FUZZ_SECONDS"].flatMap(Double.init) ?? defaultSeconds
+        seed = environment["HAPTICS_FUZZ_SEED"].flatMap { UInt64($0) } ?? defaultSeed
+        currentPrefix = environment["HAPTICS_FUZZ_CURRENT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// When the run ends.
+    public var deadline: ContinuousClock.Instant { .now + .milliseconds(Int(seconds * 1000)) }
+
+    /// Notes the input about to be read (only when a crash catcher asked for it).
+    public func record(_ bytes: [UInt8]) {
+        guard let currentPrefix else { return }
+        _ = FileManager.default.createFile(atPath: "\(currentPrefix).\(reader)", contents: Data(bytes))
+    }
+
+    /// Inputs that once crashed or hung a reader, kept in `Tests/FuzzCorpus/READER/` and read
+    /// again by every run of the suite.
+    public static func corpus(_ reader: String) -> [(name: String, bytes: [UInt8])] {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        let directory = folder.appendingPathComponent("Tests/FuzzCorpus/\(reader)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().compactMap { name in
+            (try? Data(contentsOf: directory.appendingPathComponent(name))).map { (name, Array($0)) }
+        }
+    }
+}
