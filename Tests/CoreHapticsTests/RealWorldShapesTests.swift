@@ -75,6 +75,26 @@ struct RealWorldShapesTests {
         try #require(onsets.count == 2, "onsets: \(onsets)")
         #expect(Taps.peak(x, at: onsets[1]) < Taps.peak(x, at: onsets[0]))
     }
+
+    @Test("a plugin passes a player over C as Unmanaged<AnyObject> and casts it back to any CHHapticPatternPlayer")
+    func playerThroughOpaquePointer() throws {
+        let output = FileOutput()
+        let x = try output.run { () throws -> [Float] in
+            let engine = try CHHapticEngine()
+            return try withExtendedLifetime(engine) {
+                try engine.start()
+                // Apple's plugins write Unmanaged<CHHapticPatternPlayer>, which needs an
+                // Objective-C protocol; AnyObject works on both platforms.
+                let handle = Unmanaged<AnyObject>.passRetained(try engine.makePlayer(with: try tapPattern())).toOpaque()
+                let player = Unmanaged<AnyObject>.fromOpaque(handle).takeUnretainedValue() as! any CHHapticPatternPlayer
+                try player.start(atTime: CHHapticTimeImmediate)
+                let samples = try output.samples(seconds: 0.3)
+                Unmanaged<AnyObject>.fromOpaque(handle).release()
+                return samples
+            }
+        }
+        #expect(Taps.onsets(x).count == 1)
+    }
 }
 
 /// A value shared with handlers that run on the engine's threads.
