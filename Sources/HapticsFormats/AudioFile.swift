@@ -60,3 +60,10 @@ public struct AudioFile: Sendable {
         samples = mono
     }
 }
+
+extension AudioFile {
+    /// Reads a sound file at a URL (see ``init(contentsOf:progress:)-(String,_)``).
+    public init(contentsOf url: URL, progress: ((Double) -> Void)? = nil) throws(FormatError) {
+        try self.init(contentsOf: url.path, progress: progress)
+    }
+}

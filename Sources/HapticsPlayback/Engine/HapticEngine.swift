@@ -486,6 +486,11 @@ public final class HapticEngine: @unchecked Sendable {
         try playPattern(document.pattern)
     }
 
+    /// Plays the AHAP file at a path now, fire-and-forget.
+    public func playPattern(fromFile path: String) throws {
+        try playPattern(from: URL(fileURLWithPath: path))
+    }
+
     /// Plays AHAP data now, fire-and-forget.
     public func playPattern(from data: Data) throws {
         let document = try AHAPDecoder().decode(data)
