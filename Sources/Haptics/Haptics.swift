@@ -38,6 +38,10 @@ public enum Haptics {
     /// ```swift
     /// try await Haptics.play(.success)   // then exit
     /// ```
+    ///
+    /// At the top level of a `main.swift`, Swift 6.3 picks the synchronous overload even after
+    /// `await` (with a warning that nothing is awaited): call this from an async function, or
+    /// use ``playAndWait(_:)-(HapticFeedback)``.
     public static func play(_ feedback: HapticFeedback) async throws {
         try await engine().play(HapticPattern(feedback: feedback))
     }
