@@ -20,8 +20,8 @@ struct RenderCommand: ParsableCommand {
 
         The output's format comes from its extension: .wav (the drive signal), .csv or .json \
         (the rumble motor timeline, as with --rumble), .ahap (the pattern as canonical AHAP, \
-        as `haptics export` writes it); - is a WAV on standard output (or the timeline with \
-        --rumble). Any other extension is an error naming these.
+        as `haptics export` writes it); - and a name without an extension (/dev/null, a FIFO) \
+        are a WAV (or the timeline with --rumble). Any other extension is an error naming these.
 
         --loop, --loop-end and --rate render what an advanced player with the same loop \
         count, loop end and playback rate plays, sample for sample. --channels copies the \
@@ -97,7 +97,8 @@ struct RenderCommand: ParsableCommand {
             // validate); without it, the extension decides.
             if rumble && ext != "wav" && ext != "ahap" { return json || ext == "json" ? .rumbleJSON : .rumbleCSV }
             switch ext {
-            case "wav": return .wav
+            // No extension: a WAV (`/dev/null`, a FIFO, a file named as the user likes).
+            case "wav", "": return .wav
             case "csv": return .rumbleCSV
             case "json": return .rumbleJSON
             case "ahap": return .ahap
