@@ -125,6 +125,8 @@ struct PulseSoakTests {
         let report = memory.map { "\(Int($0.seconds)) s: \($0.residentBytes >> 10) KiB after \($0.playersStarted) players" }
         print("soak memory: " + report.joined(separator: "; "))
         try #require(memory.count == 12, "\(memory.count) memory samples")
+        // ThreadSanitizer's shadow memory and access history grow with the run: no criterion.
+        if ProcessInfo.processInfo.environment["HAPTICS_SOAK_MEMORY"] == "0" { return }
         let third = memory[3], last = memory[11]
         let growth = last.residentBytes - third.residentBytes
         let players = last.playersStarted - third.playersStarted
