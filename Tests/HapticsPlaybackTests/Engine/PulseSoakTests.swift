@@ -34,7 +34,7 @@ struct PulseSoakTests {
     @Test("64 threads create, start, stop and drop players for a minute: every completion once, no slot shortage, flat memory")
     func soak() async throws {
         let tally = Tally()
-        let memory: (early: Int, late: Int) = try await PulseAudioServer.withServer(sampleRate: 48_000, channelCount: 1) { _ in
+        let memory: [MemorySample] = try await PulseAudioServer.withServer(sampleRate: 48_000, channelCount: 1) { _ in
             let engine = HapticEngine(configuration: .init(device: "pulse", latency: .milliseconds(100)))
             try engine.start()
             let patterns = [
@@ -43,10 +43,24 @@ struct PulseSoakTests {
                 HapticPattern(events: [.transient(at: 0, intensity: 0.05, sharpness: 0),
                                        .continuous(at: 0.02, duration: 0.3, intensity: 0.04, sharpness: 0.7)]),
             ]
-            let end = Date().addingTimeInterval(Self.seconds)
-            let early = Mutex(0)
+            let begin = Date()
+            let end = begin.addingTimeInterval(Self.seconds)
+            // Resident memory and players started so far, twelve times in the run (every 5 s
+            // of a minute).
+            let samples = Mutex<[MemorySample]>([])
+            let sampling = DispatchGroup()
+            sampling.enter()
+            Thread.detachNewThread {
+                defer { sampling.leave() }
+                for index in 1...12 {
+                    Thread.sleep(until: begin.addingTimeInterval(Self.seconds * Double(index) / 12))
+                    let sample = MemorySample(seconds: Date().timeIntervalSince(begin), residentBytes: Self.residentBytes(),
+                                              playersStarted: tally.started.load(ordering: .relaxed))
+                    samples.withLock { $0.append(sample) }
+                }
+            }
             let group = DispatchGroup()
-            for worker in 0..<Self.workers {
+            for _ in 0..<Self.workers {
                 group.enter()
                 Thread.detachNewThread {
                     defer { group.leave() }
@@ -54,10 +68,7 @@ struct PulseSoakTests {
                     // One player in flight per thread (64 at once), and the last one kept a
                     // while longer: at most 128 players exist, the engine's cap.
                     var kept: HapticAdvancedPatternPlayer?
-                    var round = 0
                     while Date() < end {
-                        round += 1
-                        if worker == 0 && round == 20 { early.withLock { $0 = Self.residentBytes() } }
                         do {
                             let player = try engine.makeAdvancedPlayer(with: patterns[Int.random(in: 0..<patterns.count, using: &random)])
                             let calls = Atomic<Int>(0)
@@ -98,9 +109,9 @@ struct PulseSoakTests {
             while tally.completed.load(ordering: .relaxed) < tally.started.load(ordering: .relaxed) && Date() < deadline {
                 usleep(10_000)
             }
-            let late = Self.residentBytes()
+            sampling.wait()
             engine.stop()
-            return (early.withLock { $0 }, late)
+            return samples.withLock { $0 }
         }
         let started = tally.started.load(ordering: .relaxed)
         #expect(Double(started) > Double(Self.workers) * Self.seconds, "only \(started) players started in \(Self.seconds) s")
@@ -108,7 +119,34 @@ struct PulseSoakTests {
         #expect(tally.otherErrors.withLock { $0 }.isEmpty, "\(tally.otherErrors.withLock { $0.prefix(5) })")
         #expect(tally.completed.load(ordering: .relaxed) == started, "\(tally.completed.load(ordering: .relaxed)) completions for \(started) starts")
         #expect(tally.duplicates.load(ordering: .relaxed) == 0, "completion handlers called twice")
-        // Flat: what grows with the number of players made would be megabytes by now.
-        #expect(memory.late - memory.early < 16 << 20, "resident memory grew from \(memory.early >> 20) MiB to \(memory.late >> 20) MiB")
+        // Flat once warmed up: the allocator's per-thread arenas (64 threads) grow for the first
+        // part of the run and then plateau, so the run's last two thirds are compared: resident
+        // memory at a third of the run against the end.
+        let report = memory.map { "\(Int($0.seconds)) s: \($0.residentBytes >> 10) KiB after \($0.playersStarted) players" }
+        print("soak memory: " + report.joined(separator: "; "))
+        try #require(memory.count == 12, "\(memory.count) memory samples")
+        // ThreadSanitizer's shadow memory and access history grow with the run: no criterion.
+        if ProcessInfo.processInfo.environment["HAPTICS_SOAK_MEMORY"] == "0" { return }
+        let third = memory[3], last = memory[11]
+        let growth = last.residentBytes - third.residentBytes
+        let players = last.playersStarted - third.playersStarted
+        #expect(growth < Self.growthLimit, "resident memory grew by \(growth >> 10) KiB over \(players) players after the plateau: \(report)")
     }
+}
+
+/// Resident memory at a moment of the soak.
+struct MemorySample: Sendable {
+    var seconds: Double
+    var residentBytes: Int
+    var playersStarted: Int
+}
+
+extension PulseSoakTests {
+    /// Measured over a minute (2 cores, a build running beside it): 58.9 MiB at 5 s, then
+    /// between 58.4 and 58.8 MiB to the end, 33,500 players in all; the earlier criterion
+    /// (round 20 of one worker against the end) caught the arenas still warming up, hence a
+    /// reported 26 MiB. The last two thirds start about 22,000 players: a leak of 1 KiB per
+    /// player would grow 21 MiB there, and any leak above about 200 bytes per player passes
+    /// this limit.
+    static let growthLimit = 4 << 20
 }

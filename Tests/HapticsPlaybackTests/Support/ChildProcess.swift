@@ -11,9 +11,32 @@ final class ChildProcess: @unchecked Sendable {
         var description: String
     }
 
+    /// How a child ended: it called `exit` (or returned from `main`) with a status, or a
+    /// signal killed it. `wait` folds both into one number (128 + signal for a death by
+    /// signal, as shells do), which cannot tell `exit(130)` from a death by SIGINT.
+    enum Termination: Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signalled(Int32)
+
+        /// The shell's number: the exit status, or 128 + the signal.
+        var status: Int32 {
+            switch self {
+            case .exited(let status): status
+            case .signalled(let signal): 128 + signal
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .exited(let status): "exited with \(status)"
+            case .signalled(let signal): "killed by signal \(signal)\(signal == SIGSEGV || signal == SIGABRT || signal == SIGILL || signal == SIGTRAP || signal == SIGBUS ? " (a crash)" : "")"
+            }
+        }
+    }
+
     let pid: pid_t
     private let lock = NSLock()
-    private var exitStatus: Int32?
+    private var termination: Termination?
 
     /// Starts `executable` with `arguments`; standard output and error go to the given files
     /// (created or truncated) or to /dev/null; standard input is /dev/null.
@@ -77,11 +100,17 @@ final class ChildProcess: @unchecked Sendable {
     /// if it is still running.
     @discardableResult
     func wait(timeout: TimeInterval) -> Int32? {
+        waitForTermination(timeout: timeout)?.status
+    }
+
+    /// Waits up to `timeout` seconds for the child to end and returns how it ended, or nil if
+    /// it is still running.
+    func waitForTermination(timeout: TimeInterval) -> Termination? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let status = lock.withLock({ reap(blocking: false) }) { return status }
+            if let termination = lock.withLock({ reap(blocking: false) }) { return termination }
             if Date() >= deadline { return nil }
-            usleep(5_000)
+            usleep(2_000)
         }
     }
 
@@ -99,17 +128,17 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    private func reap(blocking: Bool) -> Int32? {
-        if let exitStatus { return exitStatus }
+    private func reap(blocking: Bool) -> Termination? {
+        if let termination { return termination }
         var status: Int32 = 0
         let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
         guard result == pid else {
             // ECHILD: already reaped by someone else; treat as exited.
-            if result < 0 && errno == ECHILD { exitStatus = -1 }
-            return exitStatus
+            if result < 0 && errno == ECHILD { termination = .exited(-1) }
+            return termination
         }
-        // WIFEXITED / WEXITSTATUS are macros Swift does not import.
-        exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return exitStatus
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+        termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+        return termination
     }
 }
