@@ -2,6 +2,10 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Haptics
+import Synchronization
+
+/// Who writes the interrupted/terminated line: the orderly stop or the exit deadline, once.
+private let exitLineClaimed = Atomic<Bool>(false)
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -160,6 +164,8 @@ struct PlayCommand: ParsableCommand {
         engine.stop()
         if let warning = clippingWarning(clippedSamples: clipped, of: played) { writeStandardError(warning) }
         if let signal = interruption.signal {
+            // The deadline got there first: it has written the line and is ending the process.
+            guard !exitLineClaimed.exchange(true, ordering: .acquiringAndReleasing) else { while true { pause() } }
             throw CLIError(message: signal == SIGTERM ? "terminated" : "interrupted", code: ExitCode(128 + signal))
         }
         if let error = engine.outputError {
@@ -185,6 +191,10 @@ struct PlayCommand: ParsableCommand {
             var pause = timespec(tv_sec: Int(c.seconds), tv_nsec: Int(c.attoseconds / 1_000_000_000))
             var left = timespec()
             while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            if !exitLineClaimed.exchange(true, ordering: .acquiringAndReleasing) {
+                let line = code == 128 + SIGTERM ? "haptics: terminated\n" : "haptics: interrupted\n"
+                _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            }
             _exit(code)
         }
         thread.name = "haptics-deadline"
