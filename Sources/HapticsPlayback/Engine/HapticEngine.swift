@@ -428,11 +428,11 @@ public final class HapticEngine: @unchecked Sendable {
             // Devices that do not pace (null, file) would spin while idle: hold the render
             // position at most 100 ms ahead of the wall clock when nothing plays.
             // Naps of 1 ms until back within that bound (a single nap per block let an idle
-            // engine run about 5× faster than real time), ending at once when a command
-            // arrives and after 20 ms at most, so commands and stops are taken promptly.
+            // engine run about 5× faster than real time), ending at once when a command or a
+            // stop arrives, and after 20 ms at most.
             if !loop.hasActivePlayers {
                 var naps = 0
-                while naps < 20, loop.commands.peek() == nil {
+                while naps < 20, loop.commands.peek() == nil, !loop.isStopRequested {
                     let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
                     guard Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate else { break }
                     var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)

@@ -187,6 +187,9 @@ final class RenderLoop: @unchecked Sendable {
     /// would wait for them to fall due.
     func requestFadeOutAndStop() { stopRequested.store(true, ordering: .releasing) }
 
+    /// Whether a stop was asked for and not yet taken (the audio thread's idle naps end on it).
+    var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
+
     /// Renders the next `frames` (≤ ``maximumBlock``) and returns the interleaved samples.
     func renderBlock(frames: Int) -> UnsafeBufferPointer<Float> {
         if stopRequested.exchange(false, ordering: .acquiring) {
