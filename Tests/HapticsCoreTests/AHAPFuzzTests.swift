@@ -34,12 +34,10 @@ struct AHAPFuzzTests {
                         "\"HapticTransient\"", "\"HapticContinuous\"", "\"AudioCustom\"", "\"HapticIntensityControl\"",
                         "\"Parameter\": ", "\"Version\": ", ", ", "[", "]", "{", "}"]
 
-    enum Outcome { case loaded, refused, failed }
-
     /// One input, in both modes: it decodes with warnings of one line each, or fails with
     /// errors of one line each, the first an error naming the source.
-    static func check(_ bytes: [UInt8], label: String) -> Outcome {
-        var outcome = Outcome.failed
+    static func check(_ bytes: [UInt8], label: String) -> FuzzOutcome {
+        var outcome = FuzzOutcome.failed
         for mode in ValidationMode.allCases {
             do throws(AHAPError) {
                 let document = try AHAPDecoder(mode: mode).decode(Data(bytes), source: "fuzz.ahap")
@@ -63,20 +61,7 @@ struct AHAPFuzzTests {
     @Test("every damaged AHAP file decodes or fails with located one-line diagnostics", .timeLimit(.minutes(2)))
     func damagedFiles() {
         let run = FuzzRun(reader: "ahap", defaultSeconds: 5, defaultSeed: 0xA4A9_F022)
-        var mutator = JSONMutator(seeds: Self.seeds, words: Self.words, seed: run.seed)
-        let deadline = run.deadline
-        var loaded = 0, refused = 0
-        var iteration = 0
-        while ContinuousClock.now < deadline {
-            iteration += 1
-            let bytes = mutator.next()
-            run.record(bytes)
-            switch Self.check(bytes, label: "iteration \(iteration)") {
-            case .loaded: loaded += 1
-            case .refused: refused += 1
-            case .failed: return
-            }
-        }
+        let (loaded, refused) = run.mutate(seeds: Self.seeds, words: Self.words, check: Self.check)
         #expect(loaded > 0 && refused > 0, "the mutations both keep and break files (\(loaded) loaded, \(refused) refused)")
     }
 
@@ -85,7 +70,7 @@ struct AHAPFuzzTests {
         let inputs = FuzzRun.corpus("ahap")
         #expect(!inputs.isEmpty, "the corpus folder is missing")
         for (name, bytes) in inputs {
-            #expect(Self.check(bytes, label: name) != .failed, "\(name)")
+            #expect(Self.check(bytes, label: name) != FuzzOutcome.failed, "\(name)")
         }
     }
 }

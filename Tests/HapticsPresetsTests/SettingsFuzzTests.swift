@@ -26,29 +26,13 @@ struct SettingsFuzzTests {
     @Test("every damaged settings file either loads with in-range strengths or fails with one located line", .timeLimit(.minutes(1)))
     func damagedSettings() {
         let run = FuzzRun(reader: "settings", defaultSeconds: 5, defaultSeed: 0x5E77_1265)
-        var mutator = JSONMutator(seeds: Self.seeds, words: Self.words, seed: run.seed)
-        let deadline = run.deadline
-        var loaded = 0
-        var refused = 0
-        var iteration = 0
-        while ContinuousClock.now < deadline {
-            iteration += 1
-            let bytes = mutator.next()
-            run.record(bytes)
-            switch Self.check(bytes, label: "iteration \(iteration)") {
-            case .loaded: loaded += 1
-            case .refused: refused += 1
-            case .failed: return
-            }
-        }
+        let (loaded, refused) = run.mutate(seeds: Self.seeds, words: Self.words, check: Self.check)
         #expect(loaded > 0 && refused > 100, "the mutations both keep and break settings (\(loaded) loaded, \(refused) refused)")
     }
 
-    enum Outcome { case loaded, refused, failed }
-
     /// One input: it loads as something usable, or fails with one located line.
-    static func check(_ bytes: [UInt8], label: String) -> Outcome {
-        var outcome = Outcome.failed
+    static func check(_ bytes: [UInt8], label: String) -> FuzzOutcome {
+        var outcome = FuzzOutcome.failed
         let lines = bytes.count { $0 == 0x0A } + 1
         do throws(HapticSettingsError) {
             let settings = try HapticSettings.decode(Data(bytes), source: "fuzz.json")
@@ -79,7 +63,7 @@ struct SettingsFuzzTests {
     @Test("inputs that once broke the reader (Tests/FuzzCorpus/settings) load or fail with one located line")
     func corpus() {
         for (name, bytes) in FuzzRun.corpus("settings") {
-            #expect(Self.check(bytes, label: name) != .failed, "\(name)")
+            #expect(Self.check(bytes, label: name) != FuzzOutcome.failed, "\(name)")
         }
     }
 }

@@ -22,29 +22,13 @@ struct ProfileFuzzTests {
     @Test("every damaged profile either loads as a renderable profile or fails with one located line", .timeLimit(.minutes(1)))
     func damagedProfiles() {
         let run = FuzzRun(reader: "profile", defaultSeconds: 5, defaultSeed: 0x5EED_0F11_E5)
-        var mutator = JSONMutator(seeds: Self.seeds, words: Self.words, seed: run.seed)
-        let deadline = run.deadline
-        var loaded = 0
-        var refused = 0
-        var iteration = 0
-        while ContinuousClock.now < deadline {
-            iteration += 1
-            let bytes = mutator.next()
-            run.record(bytes)
-            switch Self.check(bytes, label: "iteration \(iteration)") {
-            case .loaded: loaded += 1
-            case .refused: refused += 1
-            case .failed: return
-            }
-        }
+        let (loaded, refused) = run.mutate(seeds: Self.seeds, words: Self.words, check: Self.check)
         #expect(loaded > 0 && refused > 100, "the mutations both keep and break profiles (\(loaded) loaded, \(refused) refused)")
     }
 
-    enum Outcome { case loaded, refused, failed }
-
     /// One input: it loads as something usable, or fails with one located line.
-    static func check(_ bytes: [UInt8], label: String) -> Outcome {
-        var outcome = Outcome.failed
+    static func check(_ bytes: [UInt8], label: String) -> FuzzOutcome {
+        var outcome = FuzzOutcome.failed
         let lines = bytes.count { $0 == 0x0A } + 1
         do throws(ProfileError) {
             let profile = try ActuatorProfile(json: Data(bytes), source: "fuzz.json", defaultName: "fuzz")
@@ -79,7 +63,7 @@ struct ProfileFuzzTests {
     @Test("inputs that once broke the reader (Tests/FuzzCorpus/profile) load or fail with one located line")
     func corpus() {
         for (name, bytes) in FuzzRun.corpus("profile") {
-            #expect(Self.check(bytes, label: name) != .failed, "\(name)")
+            #expect(Self.check(bytes, label: name) != FuzzOutcome.failed, "\(name)")
         }
     }
 }

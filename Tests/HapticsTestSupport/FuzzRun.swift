@@ -44,3 +44,34 @@ public struct FuzzRun: Sendable {
         }
     }
 }
+
+/// What one input did to a reader.
+public enum FuzzOutcome: Sendable {
+    /// Read as something usable.
+    case loaded
+    /// Refused with a proper error.
+    case refused
+    /// Anything else (already recorded as a test issue): the run stops.
+    case failed
+}
+
+extension FuzzRun {
+    /// Feeds mutations of `seeds` to `check` until the run's time is up or an input fails, and
+    /// returns how many loaded and how many were refused.
+    public func mutate(seeds: [String], words: [String], check: ([UInt8], String) -> FuzzOutcome) -> (loaded: Int, refused: Int) {
+        var mutator = JSONMutator(seeds: seeds, words: words, seed: seed)
+        let deadline = self.deadline
+        var loaded = 0, refused = 0, iteration = 0
+        while ContinuousClock.now < deadline {
+            iteration += 1
+            let bytes = mutator.next()
+            record(bytes)
+            switch check(bytes, "iteration \(iteration)") {
+            case .loaded: loaded += 1
+            case .refused: refused += 1
+            case .failed: return (loaded, refused)
+            }
+        }
+        return (loaded, refused)
+    }
+}
