@@ -66,5 +66,7 @@ let package = Package(
                     linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
+        // The public API against its committed baseline in api/ (from the compiler's symbol graphs).
+        .testTarget(name: "PublicAPITests"),
     ]
 )
