@@ -51,7 +51,8 @@ let package = Package(
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
         .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
 
-        // Helpers the test targets share: the corpus's location, signal measurements.
+        // Helpers the test targets share (once): the corpus, signal measurements, WAV files,
+        // scratch folders, running the CLI, waiting on conditions, the real-time gate.
         .target(name: "HapticsTestSupport", path: "Tests/HapticsTestSupport"),
         .testTarget(
             name: "HapticsCoreTests",
