@@ -111,6 +111,41 @@ struct Voice {
     }
 
     private mutating func renderTransient(into output: UnsafeMutablePointer<Float>, from start: Int, to end: Int) -> Bool {
+        // A fade-out in progress takes the general loop; otherwise each stretch of the attack
+        // or of the fall runs without a test per sample.
+        if cutTotal > 0 { return renderTransientCut(into: output, from: start, to: end) }
+        var j = start
+        while j < end {
+            if frameIndex == attackFrames { setEnvelopeSegment(frames: totalFrames - attackFrames) }
+            let rising = frameIndex < attackFrames
+            let n = min(end - j, (rising ? attackFrames : totalFrames) - frameIndex)
+            var s = sinPhase, c = cosPhase, es = envSin, ec = envCos
+            let rs = rotSin, rc = rotCos, ers = envRotSin, erc = envRotCos
+            let peak = self.peak
+            let out = output + j
+            if rising {
+                for k in 0..<n {
+                    out[k] += Float(peak * (0.5 * (1 - ec)) * s)
+                    (s, c) = (s * rc + c * rs, c * rc - s * rs)
+                    (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
+                }
+            } else {
+                for k in 0..<n {
+                    out[k] += Float(peak * (0.5 * (1 + ec)) * s)
+                    (s, c) = (s * rc + c * rs, c * rc - s * rs)
+                    (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
+                }
+            }
+            sinPhase = s; cosPhase = c; envSin = es; envCos = ec
+            frameIndex += n
+            j += n
+            if frameIndex >= totalFrames { return true }
+        }
+        return false
+    }
+
+    /// The transient loop with a fade-out in progress, sample by sample.
+    private mutating func renderTransientCut(into output: UnsafeMutablePointer<Float>, from start: Int, to end: Int) -> Bool {
         var j = start
         while j < end {
             if frameIndex == attackFrames { setEnvelopeSegment(frames: totalFrames - attackFrames) }
