@@ -151,11 +151,14 @@ public final class HapticRenderer {
                 synth.render(adding: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!, frames: n)
                 output.write(mono: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!,
                              frames: n, into: base + written * channelCount)
-            } else if synth.render(adding: mono.baseAddress!, frames: n) {
-                output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
             } else {
-                // Nothing sounded: the block is silence, written without mixing.
-                output.writeSilence(zeros: mono.baseAddress!, frames: n, into: base + written * channelCount)
+                synth.render(adding: mono.baseAddress!, frames: n)
+                if synth.lastBlockSounded {
+                    output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
+                } else {
+                    // Nothing sounded: the block is silence, written without mixing.
+                    output.writeSilence(zeros: mono.baseAddress!, frames: n, into: base + written * channelCount)
+                }
             }
             written += n
             renderedFrames += n

@@ -15,6 +15,9 @@ package final class PatternSynth {
     package let profile: ActuatorProfile
     package let sampleRate: Double
 
+    /// Whether any voice sounded in the last block rendered: when not, nothing was added to
+    /// the outputs, and a caller may skip mixing that block.
+    package private(set) var lastBlockSounded = false
     /// Frames rendered since creation.
     package private(set) var frame = 0
     /// Pattern time at `anchorFrame`, and how fast pattern time runs.
@@ -189,25 +192,21 @@ package final class PatternSynth {
 
     /// Adds this pattern's next `frames` haptic samples into `output`; audio events pass
     /// silently.
-    /// Returns false when no voice sounded in the block, so `output` was left untouched.
-    @discardableResult
-    package func render(adding output: UnsafeMutablePointer<Float>, frames: Int) -> Bool {
+    package func render(adding output: UnsafeMutablePointer<Float>, frames: Int) {
         render(adding: output, audioLeft: nil, audioRight: nil, frames: frames)
     }
 
     /// Adds this pattern's next `frames` samples: the haptic signal into `haptic`, audio
     /// events into `audioLeft` and `audioRight`. Without an audio pair (or with
     /// ``playsAudio`` false) audio events pass silently; with ``playsHaptics`` false, haptic
-    /// events do. Returns false when no voice sounded in the block: nothing was added, and a
-    /// caller may skip the block's mixing.
-    @discardableResult
-    package func render(adding haptic: UnsafeMutablePointer<Float>, audioLeft: UnsafeMutablePointer<Float>?, audioRight: UnsafeMutablePointer<Float>?, frames: Int) -> Bool {
+    /// events do. ``lastBlockSounded`` then tells whether anything was added.
+    package func render(adding haptic: UnsafeMutablePointer<Float>, audioLeft: UnsafeMutablePointer<Float>?, audioRight: UnsafeMutablePointer<Float>?, frames: Int) {
         let blockEnd = frame + frames
         if !isPaused {
             startEvents(before: blockEnd)
             startAudioEvents(before: blockEnd, sounding: audioLeft != nil && audioRight != nil)
         }
-        let sounding = activeVoices > 0 || activeAudioVoices > 0
+        lastBlockSounded = activeVoices > 0 || activeAudioVoices > 0
         var i = 0
         while i < activeVoices {
             let finished = voices[i].render(into: haptic, frames: frames, synth: self)
@@ -233,7 +232,6 @@ package final class PatternSynth {
             activeAudioVoices = 0
         }
         frame = blockEnd
-        return sounding
     }
 
     /// Adds the sounding voices' motor levels (DESIGN.md §3): each voice's amplitude split by
