@@ -23,7 +23,9 @@ package final class PatternSynth {
     /// Pattern time at `anchorFrame`, and how fast pattern time runs.
     private var anchorFrame = 0
     private var anchorTime = 0.0
-    package private(set) var rate = 1.0
+    /// Read by every voice on every control tick: a dynamically checked access there cost
+    /// as much as the tick's arithmetic. Only the synth's owner, on one thread, changes it.
+    @exclusivity(unchecked) package private(set) var rate = 1.0
     /// Whether pattern time advances (a paused pattern holds its time; voices keep sounding
     /// out only while fading).
     package private(set) var isPaused = false
@@ -327,7 +329,9 @@ package final class PatternSynth {
     /// The value of a control at a pattern time, from a pattern's elements and those sent.
     @inline(__always)
     static func control(_ control: HapticControl, at time: Double, pattern: CompiledPattern, runtime: RuntimeControls) -> Double {
-        let own = pattern.controls[control.rawValue].value(at: time)
+        // Read in place: subscripting the array would copy the timeline, retaining and
+        // releasing its three arrays on every control tick of every voice.
+        let own = pattern.controls.withUnsafeBufferPointer { $0[control.rawValue].value(at: time) }
         let sent = runtime.value(of: control, at: time)
         switch (own, sent) {
         case (nil, nil): return control.defaultValue

@@ -58,6 +58,9 @@ struct Voice {
     var groupCos = SIMD4<Double>(repeating: 1)
     var groupStart = 0
     var groupRotSin = 0.0, groupRotCos = 1.0
+    /// The carrier's angular step per sample and its sin and cos, kept while the frequency
+    /// holds (two libm calls a tick otherwise).
+    var omega = Double.nan
     /// A transient runs its carrier (the same group fields, positions counted from the
     /// segment's start) and its envelope oscillator the same way, regrouped at each of its two
     /// segments (attack, fall).
@@ -322,7 +325,11 @@ struct Voice {
         }
         tickStep = (tickTarget - tickStart) / Double(length)
         let omega = 2 * Double.pi * synth.profile.frequency(sharpness: sharpness) / synth.sampleRate
-        let rs = sin(omega), rc = cos(omega)
+        if omega != self.omega {
+            self.omega = omega
+            rotSin = sin(omega); rotCos = cos(omega)
+        }
+        let rs = rotSin, rc = rotCos
         // The carrier where the last tick ended, renormalised so it cannot drift; its first
         // four samples by single-sample rotations, then groups of four by the four-sample one.
         var s = groupSin[tickIndex - groupStart], c = groupCos[tickIndex - groupStart]
