@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Sines come from rotating a (sin, cos) pair rather than calling `sin` per sample: four
 /// multiplies instead of a libm call is what lets rendering run thousands of times faster
-/// than real time. The pair is renormalised every tick so it cannot drift.
+/// than real time. The pair is renormalised every tick so it cannot drift. Four such pairs,
+/// a sample apart and rotated four samples at a time, keep the processor busy where a single
+/// pair would wait on its own previous multiply.
 struct Voice {
     var isTransient = false
     /// Frames to wait, within the current block, before the first sample.
