@@ -468,6 +468,8 @@ final class RenderLoop: @unchecked Sendable {
         var gain = slots[index].gain
         let target = slots[index].targetGain
         if gain == 1 && target == 1 {
+            // A block in which none of the player's voices sounded adds nothing.
+            guard synth.lastBlockSounded else { return }
             for i in 0..<frames { destination[i] += scratch[i] }
             return
         }
