@@ -32,7 +32,8 @@ fi
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
 rows=$(mktemp)
-trap 'rm -f "$rows" "${log:-}"' EXIT
+out=$(mktemp)
+trap 'rm -f "$rows" "$out" "${log:-}"' EXIT
 started=$(date +%s)
 for product in "${benchmarks[@]}"; do
   if [ ! -x "$bin/$product" ]; then
@@ -41,8 +42,10 @@ for product in "${benchmarks[@]}"; do
   fi
   echo "== $product" >&2
   t0=$(date +%s)
-  # Free text to stderr for the reader; result rows to the table.
-  "$bin/$product" | tee /dev/stderr | grep '^| ' >>"$rows" || true
+  # Everything to stderr for the reader; the result rows to the table as well.
+  "$bin/$product" >"$out"
+  cat "$out" >&2
+  grep '^| ' "$out" >>"$rows" || true
   echo "   ($(($(date +%s) - t0)) s)" >&2
 done
 elapsed=$(($(date +%s) - started))

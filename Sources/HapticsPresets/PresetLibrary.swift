@@ -57,13 +57,13 @@ public enum PresetLibrary {
         var sources: [String: String] = [:]
 
         init(_ embedded: [EmbeddedPattern]) {
-            let order = HapticFeedback.presets.map(\.presetName)
-            let categories = PresetCategory.allCases
-            let sorted = embedded.sorted { a, b in
-                let ka = (categories.firstIndex(of: a.category) ?? 0, order.firstIndex(of: a.name) ?? order.count, a.name)
-                let kb = (categories.firstIndex(of: b.category) ?? 0, order.firstIndex(of: b.name) ?? order.count, b.name)
-                return ka < kb
-            }
+            // Ranks looked up once per preset, not at every comparison of the sort.
+            let order = Dictionary(HapticFeedback.presets.enumerated().map { ($1.presetName, $0) }, uniquingKeysWith: { first, _ in first })
+            let categories = Dictionary(uniqueKeysWithValues: PresetCategory.allCases.enumerated().map { ($1, $0) })
+            let sorted = embedded
+                .map { (key: (categories[$0.category] ?? 0, order[$0.name] ?? order.count, $0.name), pattern: $0) }
+                .sorted { $0.key < $1.key }
+                .map(\.pattern)
             for pattern in sorted {
                 let position = infos.count
                 infos.append(PresetInfo(name: pattern.name, category: pattern.category, meaning: pattern.meaning, aliases: pattern.aliases, description: pattern.description))

@@ -41,7 +41,7 @@ struct ListCommand: ParsableCommand {
         for row in rows {
             var line = ""
             for column in 0..<3 {
-                line += row[column].padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+                line += row[column].padded(to: widths[column] + 2)
             }
             text += line + row[3] + "\n"
         }

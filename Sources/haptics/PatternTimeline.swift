@@ -22,7 +22,7 @@ struct PatternTimeline {
         lines.append("    time (s)  element         details")
         for row in rows() {
             let time = String(format: "%10.3f", row.time)
-            lines.append("  \(time)  \(row.kind.padding(toLength: 14, withPad: " ", startingAt: 0))  \(row.details)")
+            lines.append("  \(time)  \(row.kind.padded(to: 14))  \(row.details)")
         }
         let audio = counts.audioContinuous + counts.audioCustom
         if audio > 0 {
