@@ -1,3 +1,4 @@
+import Foundation
 import Haptics
 
 /// Converts between Core Haptics' pattern dictionaries and AHAP JSON, so that dictionaries

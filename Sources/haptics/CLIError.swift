@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 /// A failure the tool reports as one line on stderr, with its exit code.
@@ -39,17 +40,17 @@ extension ExitCode {
 
 /// Writes to standard output without buffering surprises.
 func writeStandardOutput(_ text: String) {
-    write(text, to: STDOUT_FILENO)
+    writeAll(text, to: STDOUT_FILENO)
 }
 
 /// Writes one line to standard error.
 func writeStandardError(_ line: String) {
-    write(line + "\n", to: STDERR_FILENO)
+    writeAll(line + "\n", to: STDERR_FILENO)
 }
 
-/// Straight to the descriptor, whole (short writes and EINTR are retried). Going through
-/// FileHandle copied the text into a Data first and cost `haptics list` about 1% of its time.
-private func write(_ text: String, to descriptor: Int32) {
+/// Straight to the descriptor, whole (short writes and EINTR are retried), without
+/// Foundation's FileHandle (see `String(cFormat:)` for why the tool avoids Foundation proper).
+func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in
         var offset = 0

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Haptics
 
 /// `haptics list`: the preset library, one preset a line, or as JSON for scripts.

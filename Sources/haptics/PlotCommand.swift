@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 struct PlotCommand: ParsableCommand {
@@ -69,20 +70,58 @@ struct PlotCommand: ParsableCommand {
         guard let converter = search.map({ "\($0)/rsvg-convert" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CLIError.invalidInput("\(path): writing PNG needs rsvg-convert (Debian: apt-get install librsvg2-bin); write .svg instead")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: converter)
-        process.arguments = ["--format", "png", "--background-color", "white"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let writer = Thread { try? input.fileHandleForWriting.write(contentsOf: svg); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let png = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, !png.isEmpty else {
-            throw CLIError.invalidInput("\(path): rsvg-convert failed (status \(process.terminationStatus))")
+        // posix_spawn and two pipes: Foundation's Process would link all of Foundation into
+        // the tool (see `String(cFormat:)`).
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0 else { throw CLIError.invalidInput("\(path): cannot start rsvg-convert") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        for descriptor in input + output { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        let arguments = [converter, "--format", "png", "--background-color", "white"]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, converter, &actions, nil, &argv, environ)
+        close(input[0])
+        close(output[1])
+        guard spawned == 0 else {
+            close(input[1])
+            close(output[0])
+            throw CLIError.invalidInput("\(path): cannot start rsvg-convert (\(String(cString: strerror(spawned))))")
+        }
+        // Written from another thread: rsvg-convert may fill the output pipe before it has
+        // read all of its input.
+        let writeEnd = input[1]
+        SystemThread.detachNewThread {
+            svg.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(writeEnd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            close(writeEnd)
+        }
+        var png = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            png.append(contentsOf: chunk[0..<count])
+        }
+        close(output[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        guard exitStatus == 0, !png.isEmpty else {
+            throw CLIError.invalidInput("\(path): rsvg-convert failed (status \(exitStatus))")
         }
         try OutputFile.write(png, to: path)
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,13 +26,13 @@ final class ProgressBar {
         let width = 30
         let filled = percent * width / 100
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)%".utf8))
+        writeAll("\r\(label) \(bar) \(percent)%", to: STDERR_FILENO)
     }
 
     /// Erases the bar.
     func finish() {
         guard enabled, shown >= 0 else { return }
-        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: label.count + 36) + "\r").utf8))
+        writeAll("\r" + String(repeating: " ", count: label.count + 36) + "\r", to: STDERR_FILENO)
         shown = -1
     }
 }
