@@ -50,6 +50,11 @@ let package = Package(
         .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender"], path: "Benchmarks/RenderBenchmark"),
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
         .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
+        // Start-up and peak memory of the CLI against aplay and a Foundation "hello" (issue #15),
+        // with the two small programs it measures beside `haptics`.
+        .executableTarget(name: "startup-benchmark", path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "hello-foundation", path: "Benchmarks/HelloFoundation"),
+        .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
 
         // Helpers the test targets share (once): the corpus, signal measurements, WAV files,
         // scratch folders, running the CLI, waiting on conditions, the real-time gate.

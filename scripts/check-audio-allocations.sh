@@ -23,7 +23,7 @@ count() { # count THREAD: the allocations that thread made while playing
 }
 echo "audio thread:" >&2
 audio=$(count haptics-audio)
-echo "control (threads still named 'haptics': main, notification):" >&2
+echo "control (the thread still named 'haptics': main):" >&2
 control=$(count haptics)
 if [ -z "$audio" ] || [ -z "$control" ] || [ "$control" -eq 0 ]; then
   echo "error: the allocation counter did not count (audio '$audio', control '$control')" >&2

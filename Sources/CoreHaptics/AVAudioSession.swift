@@ -1,3 +1,4 @@
+import Foundation
 /// Stands in for AVFoundation's audio session so that `CHHapticEngine(audioSession:)`
 /// compiles unchanged.
 ///

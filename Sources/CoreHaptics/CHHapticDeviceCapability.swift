@@ -1,3 +1,4 @@
+import Foundation
 import Haptics
 
 /// The minimum, maximum and default value of a parameter, as in Apple's SDK.

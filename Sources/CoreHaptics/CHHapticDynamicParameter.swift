@@ -1,3 +1,4 @@
+import Foundation
 /// A change to a playing pattern from a time on (AHAP's `Parameter`), as in Apple's SDK.
 /// Sent to a player with ``CHHapticPatternPlayer/sendParameters(_:atTime:)`` or put in a
 /// pattern with ``CHHapticPattern/init(events:parameters:)``.

@@ -1,3 +1,4 @@
+import Foundation
 import Haptics
 
 /// The connection to the haptic output, as in Apple's SDK: it starts and stops the output,

@@ -1,3 +1,4 @@
+import Foundation
 /// One haptic or audio event at a time relative to its pattern's start, as in Apple's SDK.
 ///
 /// A pattern copies its events when it is created (``CHHapticPattern/init(events:parameters:)``):

@@ -1,3 +1,4 @@
+import Foundation
 /// A parameter value that sets the character of one event (`HapticIntensity` 0.8, …), as in
 /// Apple's SDK.
 open class CHHapticEventParameter {

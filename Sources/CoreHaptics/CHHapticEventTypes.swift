@@ -1,3 +1,4 @@
+import Foundation
 extension CHHapticEvent {
     /// The kinds of event, as in Apple's SDK: AHAP's `EventType` strings.
     public struct EventType: Hashable, Equatable, RawRepresentable, Sendable {

@@ -1,3 +1,4 @@
+import Foundation
 /// A dynamic parameter moving linearly through control points (AHAP's `ParameterCurve`), as in
 /// Apple's SDK. Core Haptics plays at most 16 points per curve; later ones are ignored.
 open class CHHapticParameterCurve {

@@ -1,3 +1,4 @@
+import Foundation
 import Haptics
 
 /// A haptic pattern: events with dynamic parameters or parameter curves, as in Apple's SDK.

@@ -1,3 +1,4 @@
+import Foundation
 extension CHHapticPattern {
     /// The keys of a pattern dictionary: AHAP's JSON keys.
     ///

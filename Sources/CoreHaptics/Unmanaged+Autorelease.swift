@@ -1,3 +1,4 @@
+import Foundation
 extension Unmanaged {
     /// Releases the reference later, as Objective-C's autorelease does: plugins written for
     /// Apple's platforms (Unity's, for one) hand objects to their host with

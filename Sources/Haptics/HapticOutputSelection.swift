@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsPlayback
 import HapticsPresets
 import HapticsRender

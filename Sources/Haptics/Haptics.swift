@@ -3,7 +3,7 @@
 @_exported import HapticsPlayback
 @_exported import HapticsPresets
 @_exported import HapticsRender
-@_exported import Foundation
+@_exported import FoundationEssentials
 import Synchronization
 
 /// One-line haptic feedback for apps: `try Haptics.play(.success)`.

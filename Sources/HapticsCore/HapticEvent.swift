@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One thing that happens in a pattern: a tap, a vibration or a sound, at a time relative to
 /// the pattern's start.

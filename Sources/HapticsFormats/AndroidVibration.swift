@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 /// A pattern for Android's vibrator, in the three forms its API offers (sources: Android's
@@ -285,7 +285,8 @@ public struct AndroidVibration: Sendable, Hashable {
 /// Identifiers for generated code from pattern names (`success`, `Boing.ahap`, `my-tap`).
 enum CodeNames {
     static func words(_ name: String) -> [String] {
-        let stem = (name as NSString).lastPathComponent.components(separatedBy: ".").first ?? name
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        let stem = file.components(separatedBy: ".").first ?? name
         return stem.split { !$0.isLetter && !$0.isNumber }.map(String.init).filter { !$0.isEmpty }
     }
 

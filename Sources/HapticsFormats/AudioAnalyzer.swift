@@ -1,5 +1,5 @@
 import CKissFFT
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 /// Audio to haptics: turns a sound into a pattern that feels like it.

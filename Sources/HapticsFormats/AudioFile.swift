@@ -1,5 +1,5 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
 
 /// A sound file read whole into memory as mono float samples, through libsndfile: WAV, AIFF,
 /// FLAC, Ogg (Vorbis, Opus) and, with libsndfile 1.1 or later (Debian 12 has 1.2), MP3. Any

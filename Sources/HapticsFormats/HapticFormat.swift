@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 import HapticsRender
 
@@ -24,7 +24,7 @@ public enum HapticFormat: String, Sendable, CaseIterable {
 
     /// The format a path's extension names; nil when it names none. `.json` alone is AHAP.
     public init?(path: String) {
-        let name = (path as NSString).lastPathComponent.lowercased()
+        let name = (path.split(separator: "/").last.map(String.init) ?? path).lowercased()
         if name.hasSuffix(".android.json") { self = .androidJSON }
         else if name.hasSuffix(".web.json") { self = .webJSON }
         else if name.hasSuffix(".feedbackd.json") { self = .feedbackd }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 /// Meta (formerly Lofelt) `.haptic` clips, data model version 1: JSON with an amplitude

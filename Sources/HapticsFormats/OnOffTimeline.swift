@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The layers as a sequence of constant-amplitude steps — what simple vibration APIs take
 /// (Android's `createWaveform`, feedbackd's `VibraPattern`, and, thresholded, the Web's

@@ -1,6 +1,7 @@
 import CKissFFT
 import CSndFile
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// libsndfile and kissfft, loaded the first time a sound is analysed instead of linked: the
 /// `haptics` binary then starts on machines that have neither (play, render, convert need

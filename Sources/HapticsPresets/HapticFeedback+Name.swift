@@ -7,23 +7,23 @@ extension HapticFeedback: CustomStringConvertible, LosslessStringConvertible {
     /// `impact(flexibility: .soft)`, `heavy(intensity: 0.5)`. Returns nil for anything else,
     /// including an intensity outside 0…1.
     public init?(name: String) {
-        let text = name.trimmingCharacters(in: .whitespaces)
+        let text = name.trimmingSpaces()
         guard let open = text.firstIndex(of: "(") else {
             guard let feedback = HapticFeedback.named(text) else { return nil }
             self = feedback
             return
         }
         guard text.hasSuffix(")") else { return nil }
-        let base = String(text[..<open]).trimmingCharacters(in: .whitespaces)
+        let base = String(text[..<open]).trimmingSpaces()
         let arguments = text[text.index(after: open)..<text.index(before: text.endIndex)]
         guard let feedback = HapticFeedback.named(base) else { return nil }
         var weight: Weight?
         var flexibility: Flexibility?
         var intensity: Double?
         for argument in arguments.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = argument.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = argument.split(separator: ":", maxSplits: 1).map { $0.trimmingSpaces() }
             guard parts.count == 2 else {
-                if arguments.trimmingCharacters(in: .whitespaces).isEmpty { break }
+                if arguments.trimmingSpaces().isEmpty { break }
                 return nil
             }
             let value = parts[1].hasPrefix(".") ? String(parts[1].dropFirst()) : parts[1]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 extension HapticSettings {
@@ -58,7 +58,7 @@ extension HapticSettings {
             }
         }
         if let value = environment[EnvironmentKey.intensity], !value.isEmpty {
-            if let intensity = Double(value.trimmingCharacters(in: .whitespaces)), (0...1).contains(intensity) {
+            if let intensity = Double(value.trimmingSpaces()), (0...1).contains(intensity) {
                 settings.intensity = intensity
             } else {
                 problems.append(.variable(name: EnvironmentKey.intensity, value: value, expected: "a number from 0 to 1"))

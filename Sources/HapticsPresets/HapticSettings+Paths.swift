@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HapticSettings {
     /// Reads a settings file at a path (see ``load(contentsOf:)``).

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
+import Synchronization
 
 /// The presets: one authored AHAP file per kind of feedback, from `Patterns/`, embedded into
 /// the library at build time so an installed program needs no resource files.
@@ -31,7 +32,7 @@ public enum PresetLibrary {
     /// The preset's pattern exactly as authored: no intensity, no settings.
     public static func authoredPattern(named name: String) -> HapticPattern? {
         guard let info = info(named: name) else { return nil }
-        return decoded.patterns[info.name]
+        return try? decoded(info.name).get()
     }
 
     /// The preset's AHAP file, as written in `Patterns/`.
@@ -42,7 +43,12 @@ public enum PresetLibrary {
 
     /// Embedded files that did not decode: empty in every tested build (the library's tests
     /// decode each one strictly). A preset whose file did not decode plays nothing.
-    public static var problems: [AHAPError] { decoded.problems }
+    public static var problems: [AHAPError] {
+        all.compactMap { info in
+            if case .failure(let error) = decoded(info.name) { return error }
+            return nil
+        }
+    }
 
     /// Names, metadata and sources, available without decoding any pattern.
     private struct Catalog: Sendable {
@@ -51,13 +57,13 @@ public enum PresetLibrary {
         var sources: [String: String] = [:]
 
         init(_ embedded: [EmbeddedPattern]) {
-            let order = HapticFeedback.presets.map(\.presetName)
-            let categories = PresetCategory.allCases
-            let sorted = embedded.sorted { a, b in
-                let ka = (categories.firstIndex(of: a.category) ?? 0, order.firstIndex(of: a.name) ?? order.count, a.name)
-                let kb = (categories.firstIndex(of: b.category) ?? 0, order.firstIndex(of: b.name) ?? order.count, b.name)
-                return ka < kb
-            }
+            // Ranks looked up once per preset, not at every comparison of the sort.
+            let order = Dictionary(HapticFeedback.presets.enumerated().map { ($1.presetName, $0) }, uniquingKeysWith: { first, _ in first })
+            let categories = Dictionary(uniqueKeysWithValues: PresetCategory.allCases.enumerated().map { ($1, $0) })
+            let sorted = embedded
+                .map { (key: (categories[$0.category] ?? 0, order[$0.name] ?? order.count, $0.name), pattern: $0) }
+                .sorted { $0.key < $1.key }
+                .map(\.pattern)
             for pattern in sorted {
                 let position = infos.count
                 infos.append(PresetInfo(name: pattern.name, category: pattern.category, meaning: pattern.meaning, aliases: pattern.aliases, description: pattern.description))
@@ -67,23 +73,18 @@ public enum PresetLibrary {
         }
     }
 
-    /// The decoded patterns, made once on first use.
-    private struct Decoded: Sendable {
-        var patterns: [String: HapticPattern] = [:]
-        var problems: [AHAPError] = []
-
-        init(_ embedded: [EmbeddedPattern]) {
-            let decoder = AHAPDecoder(mode: .lenient)
-            for pattern in embedded {
-                do {
-                    patterns[pattern.name] = try decoder.decode(Data(pattern.json.utf8), source: "Patterns/\(pattern.name).ahap").pattern
-                } catch {
-                    problems.append(error)
-                }
-            }
+    /// A preset decoded on first use, then kept. One at a time, not the whole library: a
+    /// command plays one preset, and decoding all of them at launch was a measurable part of
+    /// `haptics play`'s start-up.
+    private static func decoded(_ name: String) -> Result<HapticPattern, AHAPError> {
+        if let known = decodedPatterns.withLock({ $0[name] }) { return known }
+        let result = Result { () throws(AHAPError) in
+            try AHAPDecoder(mode: .lenient).decode(Data((catalog.sources[name] ?? "").utf8), source: "Patterns/\(name).ahap").pattern
         }
+        decodedPatterns.withLock { $0[name] = result }
+        return result
     }
 
     private static let catalog = Catalog(embeddedPatterns)
-    private static let decoded = Decoded(embeddedPatterns)
+    private static let decodedPatterns = Mutex<[String: Result<HapticPattern, AHAPError>]>([:])
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HapticsCore
 
 /// What the signal drives: the actuator's usable frequency band, how intensity and sharpness

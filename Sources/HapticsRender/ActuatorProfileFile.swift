@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 /// Why a profile cannot be used: no built-in profile has the name, or the profile file cannot

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HapticsCore
 
 /// What audio events sound like. Apple does not document the timbre of `AudioContinuous`

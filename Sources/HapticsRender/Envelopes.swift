@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 /// The shape of a transient: a burst of about two cycles at the event's frequency, 8–40 ms

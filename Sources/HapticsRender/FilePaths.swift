@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Paths as `URL` and as `String` wherever the toolkit reads or writes a file.
 

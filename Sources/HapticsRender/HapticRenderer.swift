@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 /// Renders a pattern offline into the drive signal for an actuator profile, block by block.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HapticsCore
 
 /// Synthesizes one playing pattern, block by block: haptic events into a mono drive signal and,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One sounding event. Voices live in a preallocated pool and are rendered in place; all state
 /// advances per sample, or per control tick counted from the voice's start, so the output does

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A failure loading the sound file of an `AudioCustom` event, naming the file.
 public struct SoundFileError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -68,20 +69,18 @@ package final class AudioClip: @unchecked Sendable {
         func fail(_ reason: SoundFileError.Reason, _ detail: String) -> SoundFileError {
             SoundFileError(path: path, reason: reason, detail: detail)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw fail(.missing, "sound file not found")
-        }
-        guard !isDirectory.boolValue else { throw fail(.unreadable, "is a folder, not a sound file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if let size, size > byteLimit {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw fail(.missing, "sound file not found") }
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw fail(.unreadable, "is a folder, not a sound file") }
+        let size = Int(status.st_size)
+        if size > byteLimit {
             throw fail(.tooLarge, "the sound file is \(size) bytes, more than the \(byteLimit >> 20) MiB limit")
         }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw fail(.unreadable, "cannot read the sound file (\((error as NSError).localizedDescription))")
+            throw fail(.unreadable, "cannot read the sound file (\(String(cString: strerror(errno))))")
         }
         guard data.count <= byteLimit else {
             throw fail(.tooLarge, "the sound file is \(data.count) bytes, more than the \(byteLimit >> 20) MiB limit")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sample formats for files and devices.
 public enum SampleFormat: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 /// A failure the tool reports as one line on stderr, with its exit code.
@@ -39,10 +40,27 @@ extension ExitCode {
 
 /// Writes to standard output without buffering surprises.
 func writeStandardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    writeAll(text, to: STDOUT_FILENO)
 }
 
 /// Writes one line to standard error.
 func writeStandardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    writeAll(line + "\n", to: STDERR_FILENO)
+}
+
+/// Straight to the descriptor, whole (short writes and EINTR are retried), without
+/// Foundation's FileHandle (see `String(cFormat:)` for why the tool avoids Foundation proper).
+func writeAll(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one-line warning `render` and `play` print on standard error when the signal clipped,
 /// so that it is seen without `--stats`:
@@ -7,5 +7,5 @@ func clippingWarning(clippedSamples: Int, of totalSamples: Int) -> String? {
     guard clippedSamples > 0 else { return nil }
     let total = max(totalSamples, clippedSamples)
     let percent = 100 * Double(clippedSamples) / Double(total)
-    return "haptics: warning: the signal clipped: \(clippedSamples) of \(total) samples (\(String(format: "%.2f", percent))%) exceeded ±1 and were cut; lower --gain or the pattern's intensities"
+    return "haptics: warning: the signal clipped: \(clippedSamples) of \(total) samples (\(String(cFormat: "%.2f", percent))%) exceeded ±1 and were cut; lower --gain or the pattern's intensities"
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 /// What the shell completions offer (`haptics --generate-completion-script bash|zsh|fish`):
@@ -29,12 +30,11 @@ enum Completions {
         let slash = prefix.lastIndex(of: "/")
         let folder = slash.map { String(prefix[...$0]) } ?? ""
         let start = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
-        let expanded = folder.hasPrefix("~/") ? NSHomeDirectory() + folder.dropFirst() : folder
+        let expanded = folder.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.path + folder.dropFirst() : folder
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded.isEmpty ? "." : expanded) else { return [] }
         return names.filter { $0.hasPrefix(start) && !$0.hasPrefix(".") }.sorted().compactMap { name in
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: (expanded.isEmpty ? "" : expanded) + name, isDirectory: &isDirectory)
-            if isDirectory.boolValue { return folder + name + "/" }
+            var status = stat()
+            if stat((expanded.isEmpty ? "" : expanded) + name, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return folder + name + "/" }
             return extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) ? folder + name : nil
         }
     }

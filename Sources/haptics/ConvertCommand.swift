@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Haptics
 import HapticsFormats
 
@@ -134,7 +134,7 @@ struct ConvertCommand: ParsableCommand {
 
     /// A `.json` file's format from its top-level keys.
     static func sniff(_ data: Data) -> HapticFormat? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        guard let object = try? JSONOutput.parse(data, source: "") else { return nil }
         if object["signals"] != nil { return .haptic }
         if object["format"] as? String == "haptics-android" { return .androidJSON }
         return nil

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Haptics
 
 struct DevicesCommand: ParsableCommand {
@@ -50,7 +50,7 @@ struct DevicesReport: Encodable {
         var lines = ["Audio outputs (ALSA; pass a name to --device):"]
         let width = min(40, audio.map(\.name.count).max() ?? 0)
         for device in audio {
-            let name = device.name.padding(toLength: max(width, device.name.count), withPad: " ", startingAt: 0)
+            let name = device.name.padded(to: max(width, device.name.count))
             lines.append("  \(name)  \(Self.summary(of: device))")
         }
         if audio.isEmpty {

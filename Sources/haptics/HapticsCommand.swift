@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 @main
@@ -36,17 +37,17 @@ struct HapticsCommand: ParsableCommand {
             var command = try parseAsRoot(OptionalValues.normalize(arguments))
             try command.run()
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("\(error.line)\n".utf8))
+            writeStandardError(error.line)
             // Usage errors found after parsing (a rate the profile refuses, --device with
             // --rumble) keep the contract's 2, like those the parser finds.
-            Foundation.exit(error.code == .validationFailure ? 2 : error.code.rawValue)
+            Glibc.exit(error.code == .validationFailure ? 2 : error.code.rawValue)
         } catch {
             // ArgumentParser exits with EX_USAGE (64) on usage errors and prints the whole
             // usage synopsis; the tool's contract is 2 and one line.
             if exitCode(for: error) == .validationFailure {
                 let line = UsageErrorLine(arguments: arguments, message: message(for: error)).text
-                FileHandle.standardError.write(Data(((line ?? fullMessage(for: error)) + "\n").utf8))
-                Foundation.exit(2)
+                writeStandardError(line ?? fullMessage(for: error))
+                Glibc.exit(2)
             }
             exit(withError: error)
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 /// For commands that write files (`render`, `export`): on SIGINT or SIGTERM, removes the

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Haptics
 
 /// `haptics list`: the preset library, one preset a line, or as JSON for scripts.
@@ -41,7 +41,7 @@ struct ListCommand: ParsableCommand {
         for row in rows {
             var line = ""
             for column in 0..<3 {
-                line += row[column].padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+                line += row[column].padded(to: widths[column] + 2)
             }
             text += line + row[3] + "\n"
         }

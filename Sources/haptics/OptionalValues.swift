@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `--loop [N]` and `--rumble [DEVICE]` take an optional value, which swift-argument-parser
 /// cannot express. Before parsing, a bare `--loop` becomes `--loop=0` (forever) and a bare
@@ -27,7 +27,7 @@ enum OptionalValues {
                     result.append("--loop=\(forever)")
                 }
             case "--rumble":
-                if let next, next.hasPrefix("/dev/") || next.range(of: #"^event[0-9]+$"#, options: .regularExpression) != nil {
+                if let next, next.hasPrefix("/dev/") || isEventName(next) {
                     result += ["--rumble=\(next)"]
                     index += 1
                 } else {
@@ -43,4 +43,10 @@ enum OptionalValues {
         }
         return result
     }
+}
+
+/// `event17`: what `^event[0-9]+$` matched (Foundation's regular expressions are not linked).
+private func isEventName(_ word: String) -> Bool {
+    let digits = word.dropFirst("event".count)
+    return word.hasPrefix("event") && !digits.isEmpty && digits.allSatisfy { ("0"..."9").contains($0) }
 }

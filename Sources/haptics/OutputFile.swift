@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Haptics
 
 /// Writes a command's text output to a file, or to standard output for `-`, through

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 /// The PATTERN argument shared by play, render, export and show, with the preset options.
@@ -30,7 +31,7 @@ struct PatternInput: ParsableArguments {
         if pattern == "-" {
             // Standard input has no folder, so sound files of AudioCustom events are not looked for.
             do {
-                let document = try AHAPDecoder(mode: mode).decode(from: .standardInput, source: "-")
+                let document = try AHAPDecoder(mode: mode).decode(fileDescriptor: STDIN_FILENO, source: "-")
                 return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: "-", baseDirectory: nil)
             } catch {
                 throw CLIError.invalidInput(error)
@@ -73,8 +74,13 @@ struct LoadedPattern {
 /// Reads all of standard input, refusing more than the decoder would accept anyway.
 func readStandardInput(limit: Int = AHAPLimits.default.maxInputBytes) throws -> Data {
     var data = Data()
-    while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
-        data.append(chunk)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        if count < 0 { throw CLIError.invalidInput("-: cannot read: \(String(cString: strerror(errno)))") }
+        if count == 0 { break }
+        data.append(contentsOf: chunk[0..<count])
         if data.count > limit {
             throw CLIError.invalidInput("-: the input is larger than the \(limit >> 20) MiB input limit")
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 /// An SVG picture of a pattern on one time axis, top to bottom: the intensity and sharpness
@@ -56,7 +57,7 @@ struct PatternPlot {
         out.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(width)" height="\##(Int(totalHeight))" viewBox="0 0 \##(width) \##(Int(totalHeight))" font-family="sans-serif" font-size="12">"##)
         out.append(##"<rect width="100%" height="100%" fill="white"/>"##)
         out.append(##"<text x="\##(left)" y="22" font-size="15" font-weight="bold">\##(escape(title))</text>"##)
-        out.append(##"<text x="\##(left)" y="38" fill="#555">\##(String(format: "%.3f s", pattern.duration)) · \##(pattern.counts.events) event\##(pattern.counts.events == 1 ? "" : "s") · profile \##(escape(profile.name)) (\##(Int(profile.minFrequency))–\##(Int(profile.maxFrequency)) Hz)</text>"##)
+        out.append(##"<text x="\##(left)" y="38" fill="#555">\##(String(cFormat: "%.3f s", pattern.duration)) · \##(pattern.counts.events) event\##(pattern.counts.events == 1 ? "" : "s") · profile \##(escape(profile.name)) (\##(Int(profile.minFrequency))–\##(Int(profile.maxFrequency)) Hz)</text>"##)
 
         // Envelopes: the strongest sounding event's effective intensity, and its sharpness.
         let columns = Int(plotWidth)
@@ -186,12 +187,12 @@ struct PatternPlot {
 
     static func label(_ t: Double, step: Double) -> String {
         let decimals = max(0, Int(-floor(log10(step))))
-        return String(format: "%.\(decimals)f", t)
+        return String(cFormat: "%.\(decimals)f", t)
     }
 
-    private func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
+    private func fmt(_ v: Double) -> String { String(cFormat: "%.1f", v) }
 
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 }

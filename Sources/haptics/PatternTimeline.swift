@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Haptics
 
 /// The `show` text: header lines, then one line per element in time order.
@@ -21,8 +21,8 @@ struct PatternTimeline {
         lines.append("")
         lines.append("    time (s)  element         details")
         for row in rows() {
-            let time = String(format: "%10.3f", row.time)
-            lines.append("  \(time)  \(row.kind.padding(toLength: 14, withPad: " ", startingAt: 0))  \(row.details)")
+            let time = String(cFormat: "%10.3f", row.time)
+            lines.append("  \(time)  \(row.kind.padded(to: 14))  \(row.details)")
         }
         let audio = counts.audioContinuous + counts.audioCustom
         if audio > 0 {
@@ -105,13 +105,13 @@ struct PatternTimeline {
 
     private func curveRow(_ curve: HapticParameterCurve) -> Row {
         let shown = 6
-        var points = curve.controlPoints.prefix(shown).map { "\(String(format: "%.3f", $0.relativeTime))→\(value($0.value))" }
+        var points = curve.controlPoints.prefix(shown).map { "\(String(cFormat: "%.3f", $0.relativeTime))→\(value($0.value))" }
         if curve.controlPoints.count > shown { points.append("… (\(curve.controlPoints.count - shown) more)") }
         let count = curve.controlPoints.count
         let details = "\(curve.id.rawValue), \(count) point\(count == 1 ? "" : "s") until \(seconds(curve.end)): " + points.joined(separator: ", ")
         return Row(time: curve.relativeTime, kind: "curve", details: details)
     }
 
-    private func seconds(_ time: Double) -> String { String(format: "%.3f s", time) }
-    private func value(_ number: Double) -> String { String(format: "%.2f", number) }
+    private func seconds(_ time: Double) -> String { String(cFormat: "%.3f s", time) }
+    private func value(_ number: Double) -> String { String(cFormat: "%.2f", number) }
 }

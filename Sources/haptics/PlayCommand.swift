@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 import Synchronization
 
@@ -100,7 +101,7 @@ struct PlayCommand: ParsableCommand {
                 done.signal()
                 Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
             }
-            Thread.detachNewThread {
+            SystemThread.detachNewThread {
                 watcher.waitForChange()
                 changed.signal()
                 done.signal()
@@ -186,7 +187,7 @@ struct PlayCommand: ParsableCommand {
     /// then closes the devices (a rumble effect belongs to its file descriptor and stops with
     /// it); a file being written is never left half-done (files are renamed into place whole).
     private static func exitByDeadline(code: Int32, deadline: Duration = .milliseconds(70)) {
-        let thread = Thread {
+        let thread = SystemThread {
             let c = deadline.components
             var pause = timespec(tv_sec: Int(c.seconds), tv_nsec: Int(c.attoseconds / 1_000_000_000))
             var left = timespec()
@@ -219,7 +220,7 @@ struct PlayCommand: ParsableCommand {
         if let warning = clippingWarning(clippedSamples: s.clippedSamples, of: s.frames) { writeStandardError(warning) }
         writeStandardOutput("""
         Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)
-          \(String(format: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
+          \(String(cFormat: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
         \(Sparkline.envelope(of: loaded.pattern, profile: profile))
         Choose a device with --device (see `haptics devices`), or play the file on a machine with an actuator.
 

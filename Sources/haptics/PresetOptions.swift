@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Haptics
 
 extension HapticFeedback.Weight: ExpressibleByArgument {}
@@ -80,7 +80,7 @@ struct PresetOptions: ParsableArguments {
     /// The name without a parameter list: `impact` for `impact(weight: heavy)`.
     private func baseName(of name: String) -> String {
         let base = name.split(separator: "(", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return base.trimmingCharacters(in: .whitespaces)
+        return base.trimmingSpaces()
     }
 
     private func mutedReason(_ loaded: HapticSettings.Loaded) -> String {

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import HapticsPlayback
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +28,7 @@ final class ProgressBar {
         let width = 30
         let filled = percent * width / 100
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)%".utf8))
+        writeAll("\r\(label) \(bar) \(percent)%", to: STDERR_FILENO)
     }
 
     /// Runs work whose progress cannot be counted (reading and converting a file), showing the
@@ -35,7 +37,7 @@ final class ProgressBar {
         guard isatty(STDERR_FILENO) == 1 else { return try work() }
         let done = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        let thread = SystemThread {
             let bar = ProgressBar(label)
             var tick = 0
             while done.wait(timeout: .now() + 0.1) == .timedOut {
@@ -63,13 +65,13 @@ final class ProgressBar {
         let bar = String(repeating: "░", count: at) + "█" + String(repeating: "░", count: width - 1 - at)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         shown = 0
-        FileHandle.standardError.write(Data("\r\(label) \(bar) \(String(format: "%.1f", seconds)) s".utf8))
+        writeAll("\r\(label) \(bar) \(String(cFormat: "%.1f", seconds)) s", to: STDERR_FILENO)
     }
 
     /// Erases the bar.
     func finish() {
         guard enabled, shown >= 0 else { return }
-        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: label.count + 36) + "\r").utf8))
+        writeAll("\r" + String(repeating: " ", count: label.count + 36) + "\r", to: STDERR_FILENO)
         shown = -1
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 struct RenderCommand: ParsableCommand {
@@ -186,10 +187,10 @@ struct RenderCommand: ParsableCommand {
         } else if stats {
             let s = renderer.statistics
             // A silent render (muted settings, zero gain) is -inf dBFS, not an invented floor.
-            let level = s.peak > 0 ? String(format: "%.1f", 20 * log10(s.peak)) : "-inf"
-            let text = String(format: "duration %.3f s, %d frames at %d Hz, peak %.4f (", s.duration, s.frames, s.sampleRate, s.peak)
-                + level + String(format: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
-                + (audio ? String(format: ", audio peak %.4f", s.audioPeak) : "")
+            let level = s.peak > 0 ? String(cFormat: "%.1f", 20 * log10(s.peak)) : "-inf"
+            let text = String(cFormat: "duration %.3f s, %d frames at %d Hz, peak %.4f (", s.duration, s.frames, s.sampleRate, s.peak)
+                + level + String(cFormat: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
+                + (audio ? String(cFormat: ", audio peak %.4f", s.audioPeak) : "")
             if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
         }
         if let warning = clippingWarning(clippedSamples: renderer.statistics.clippedSamples, of: renderer.statistics.frames) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Draws an SVG into a PNG with librsvg and cairo, the renderer GNOME and most Linux desktops
 /// use for SVG. Loaded the first time a PNG is asked for, not linked: the copied binary starts

@@ -30,7 +30,7 @@ struct UsageErrorLine {
     /// the bad word and the valid ones: `haptics plya`, `--weight hevy`.
     private func suggestion(for message: String) -> String? {
         // "The value 'hevy' is invalid for '--weight <weight>'. Please provide one of 'light', 'medium' or 'heavy'"
-        if message.hasPrefix("The value '"), let choices = message.range(of: "Please provide one of ") {
+        if message.hasPrefix("The value '"), let choices = message.firstRange(of: "Please provide one of ") {
             let bad = message.dropFirst("The value '".count).prefix { $0 != "'" }
             let valid = message[choices.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
             return NameSuggestion.best(for: String(bad), among: valid)

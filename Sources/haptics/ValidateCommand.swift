@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Haptics
 
 struct ValidateCommand: ParsableCommand {
@@ -95,7 +96,7 @@ struct ValidateCommand: ParsableCommand {
     private func check(_ file: String, with decoder: AHAPDecoder) -> FileReport {
         do {
             let document = file == "-"
-                ? try decoder.decode(from: .standardInput, source: "-")
+                ? try decoder.decode(fileDescriptor: STDIN_FILENO, source: "-")
                 : try decoder.decode(contentsOf: URL(fileURLWithPath: file))
             return FileReport(file: file, diagnostics: document.diagnostics, errorCount: 0, warningCount: document.warningCount)
         } catch {

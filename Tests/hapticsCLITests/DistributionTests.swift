@@ -47,6 +47,17 @@ struct DistributionTests {
         #expect(optional.isEmpty, "analysis libraries linked: \(optional)")
     }
 
+    @Test("the release binary links FoundationEssentials only, not Foundation proper")
+    func noFullFoundation() throws {
+        // Foundation proper (with CoreFoundation and ICU's data) cost every run milliseconds
+        // of start-up and about 6 MiB of memory (issue #15); one use of FileHandle, Thread,
+        // Process, NSString or String(format:) anywhere in the tool links all of it again.
+        let binary = try releaseBinary()
+        let symbols = try shell("nm '\(binary.path)' | grep -c -E ' (__CFInitialize|\\$s10Foundation6ThreadC.*)$' || true")
+        #expect(symbols.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0",
+                "Foundation proper is linked into the tool (look for FileHandle, Thread, Process, NSString, String(format:))")
+    }
+
     @Test("the release binary runs with the Swift toolchain hidden")
     func runsWithoutToolchain() throws {
         let binary = try releaseBinary()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension AHAPDecoder {
     /// Decodes the AHAP file at a path (see ``decode(contentsOf:)``): paths are accepted as

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads AHAP JSON into a ``HapticPattern``.
 ///
@@ -80,16 +80,16 @@ public struct AHAPDecoder: Sendable {
         return try decode(data, source: source, baseDirectory: url.deletingLastPathComponent())
     }
 
-    /// Decodes everything a file handle delivers, such as standard input, reading no more
-    /// than ``AHAPLimits/maxInputBytes``.
+    /// Decodes everything a file descriptor delivers, such as standard input
+    /// (`STDIN_FILENO`), reading no more than ``AHAPLimits/maxInputBytes``.
     ///
     /// - Parameters:
-    ///   - handle: where to read from, until its end.
+    ///   - fileDescriptor: where to read from, until its end; left open.
     ///   - source: the name diagnostics give for the input, such as `-`.
     ///   - baseDirectory: the folder sound files are relative to; `nil` (the default) does not
     ///     look for them.
-    public func decode(from handle: FileHandle, source: String, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
-        let data = try AHAPInputReader.read(from: handle, source: source, limit: limits.maxInputBytes)
+    public func decode(fileDescriptor: Int32, source: String, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
+        let data = try AHAPInputReader.read(fileDescriptor: fileDescriptor, source: source, limit: limits.maxInputBytes)
         return try decode(data, source: source, baseDirectory: baseDirectory)
     }
 }

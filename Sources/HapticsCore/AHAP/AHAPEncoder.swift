@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes a ``HapticPattern`` as canonical AHAP JSON.
 ///

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
-/// Reads AHAP input from files and file handles without ever holding more than the input
+/// Reads AHAP input from files and descriptors without ever holding more than the input
 /// limit in memory: a regular file's size is checked before reading, and anything else
 /// (pipes, devices) is read in chunks until the limit is passed.
 enum AHAPInputReader {
@@ -11,41 +12,36 @@ enum AHAPInputReader {
         guard url.isFileURL else {
             throw failure("only local files can be read, not \(url.absoluteString)", source: source)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw failure("no such file", source: source)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { throw failure("no such file", source: source) }
+            throw failure("cannot open the file: \(reason(errno))", source: source)
         }
-        guard !isDirectory.boolValue else {
-            throw failure("is a directory, not an AHAP file", source: source)
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFDIR {
+                throw failure("is a directory, not an AHAP file", source: source)
+            }
+            if status.st_mode & S_IFMT == S_IFREG, status.st_size > limit {
+                throw failure("the file is \(status.st_size) bytes, more than the \(describe(limit)) input limit", source: source)
+            }
         }
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-           attributes[.type] as? FileAttributeType == .typeRegular,
-           let size = (attributes[.size] as? NSNumber)?.intValue,
-           size > limit {
-            throw failure("the file is \(size) bytes, more than the \(describe(limit)) input limit", source: source)
-        }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw failure("cannot open the file: \(reason(error))", source: source)
-        }
-        defer { try? handle.close() }
-        return try read(from: handle, source: source, limit: limit)
+        return try read(fileDescriptor: descriptor, source: source, limit: limit)
     }
 
-    /// Everything a file handle delivers until its end, refusing more than `limit` bytes.
-    static func read(from handle: FileHandle, source: String, limit: Int) throws(AHAPError) -> Data {
+    /// Everything a file descriptor delivers until its end, refusing more than `limit` bytes.
+    static func read(fileDescriptor descriptor: Int32, source: String, limit: Int) throws(AHAPError) -> Data {
         var data = Data()
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: chunkSize)
-            } catch {
-                throw failure("cannot read: \(reason(error))", source: source)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read: \(reason(errno))", source: source)
             }
-            guard let chunk, !chunk.isEmpty else { return data }
-            data.append(chunk)
+            guard count > 0 else { return data }
+            data.append(contentsOf: chunk[0..<count])
             if data.count > limit {
                 throw failure("the input is larger than the \(describe(limit)) input limit", source: source)
             }
@@ -59,8 +55,8 @@ enum AHAPInputReader {
         return "\(bytes)-byte"
     }
 
-    private static func reason(_ error: any Error) -> String {
-        (error as NSError).localizedFailureReason ?? error.localizedDescription
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     private static func failure(_ message: String, source: String) -> AHAPError {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading `Event` elements: type, time, duration, parameters and the sound of AudioCustom events.
 extension AHAPPatternReader {

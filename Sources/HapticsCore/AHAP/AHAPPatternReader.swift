@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the JSON tree of an AHAP file into a ``HapticPattern``, reporting every problem it
 /// finds with its JSON location rather than stopping at the first.

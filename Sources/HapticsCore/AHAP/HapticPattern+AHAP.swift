@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HapticPattern {
     /// Decodes a pattern from AHAP JSON, discarding warnings; see ``AHAPDecoder`` to see them.

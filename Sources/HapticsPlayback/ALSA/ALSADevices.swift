@@ -168,11 +168,3 @@ public enum ALSADevices {
     }
 }
 
-private extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice.removeFirst() }
-        while let last = slice.last, set.contains(last) { slice.removeLast() }
-        return String(slice)
-    }
-}

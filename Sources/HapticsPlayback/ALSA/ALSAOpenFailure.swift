@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a playback device did not open, in words that name the cause and the fix: a busy
 /// device, a missing permission (and the group to join), no sound card, no sound server.
@@ -54,7 +55,7 @@ enum ALSAOpenFailure {
     static func soundCardCount() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8) else { return 0 }
         // Each card's first line starts with its number: " 0 [PCH            ]: HDA-Intel - …".
-        return text.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).first?.isNumber == true }.count
+        return text.split(separator: "\n").filter { $0.trimmingCharacters(in: " \t").first?.isNumber == true }.count
     }
 
     /// Whether alsa-lib can reach a PulseAudio (or pipewire-pulse) server at all.

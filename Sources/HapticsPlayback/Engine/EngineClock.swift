@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The engine's clock: the position, in seconds, of the frame being heard now.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HapticsRender
 
 // The bodies of the engine's real-time threads: the only code that runs on them besides the

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // The way in to the audio thread: commands stamped with their render frame, through a
 // single-producer queue; a stopped engine applies them itself.
@@ -43,7 +44,7 @@ extension HapticEngine {
     /// audio thread will take them. Returns whether it ran.
     @discardableResult
     func takeCommandsWhileStopped(_ loop: RenderLoop) -> Bool {
-        guard lifecycle.try() else { return false }
+        guard lifecycle.tryLock() else { return false }
         defer { lifecycle.unlock() }
         guard !state.withLock({ $0.running }) else { return false }
         loop.applyWhileStopped()

@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 import HapticsRender
 
 // The notification thread: what the audio thread reports (runs finished, synths detached,
 // idleness, its own end) is handled here, where handlers may run and memory may be freed.
 extension HapticEngine {
     func startNotifier(_ loop: RenderLoop) {
-        let thread = Thread { [weak self] in
+        let thread = SystemThread { [weak self] in
             while true {
                 loop.wake.wait()
                 guard let engine = self else { return }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import HapticsCore
 import HapticsRender
 import Synchronization
@@ -71,7 +72,7 @@ public final class HapticEngine: @unchecked Sendable {
     struct State {
         var loop: RenderLoop?
         var output: OpenSink?
-        var audioThread: Thread?
+        var audioThread: SystemThread?
         var audioThreadDone: DispatchSemaphore?
         /// An audio thread that did not end when stopped (its device stopped answering: a
         /// frozen sound server blocks alsa-lib's write, drop and close alike). It still holds
@@ -91,7 +92,7 @@ public final class HapticEngine: @unchecked Sendable {
         var playsHapticsOnly = false
         var playsAudioOnly = false
         var players = PlayerTable<PatternSynth, HapticPatternPlayer>(slotCount: RenderLoop.slotCount)
-        var notifier: Thread?
+        var notifier: SystemThread?
     }
 
     let state = Locked(State())
@@ -99,7 +100,7 @@ public final class HapticEngine: @unchecked Sendable {
     let producerLock = Mutex(())
     /// Serialises ``start()`` and ``stop()`` (held while the output opens or drains; never
     /// taken by the audio thread, nor while a handler runs).
-    let lifecycle = NSLock()
+    let lifecycle = SystemLock()
 
     /// Creates an engine for an ALSA device. Nothing opens until ``start()``.
     public convenience init(configuration: Configuration = Configuration()) {
@@ -321,7 +322,7 @@ public final class HapticEngine: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let clock = self.clock
         let gain = configuration.gain
-        let thread = Thread {
+        let thread = SystemThread {
             let error: HapticError?
             switch opened {
             case .audio(let output): error = Self.runAudioThread(loop: loop, output: output, clock: clock).map { .output($0) }
@@ -336,7 +337,6 @@ public final class HapticEngine: @unchecked Sendable {
             done.signal()
         }
         thread.name = "haptics-audio"
-        thread.qualityOfService = .userInteractive
         let reset = state.withLock { s -> (@Sendable () -> Void)? in
             let recovering = s.outputError != nil
             s.output = opened
@@ -371,7 +371,7 @@ public final class HapticEngine: @unchecked Sendable {
         if done.wait(timeout: .now() + drainTime) == .timedOut {
             // A device that stopped taking samples: unblock the write and give up on draining.
             // From another thread, since the unblocking call may block as well.
-            Thread.detachNewThread { output.interrupt() }
+            SystemThread.detachNewThread { output.interrupt() }
             if done.wait(timeout: .now() + 0.25) == .timedOut {
                 // The device does not answer at all. Leave the thread and the device to close
                 // themselves if it ever does; stop() returns rather than hang its caller.
@@ -381,7 +381,7 @@ public final class HapticEngine: @unchecked Sendable {
                     s.audioThreadDone = nil
                     s.stuckThread = done
                 }
-                Thread.detachNewThread {
+                SystemThread.detachNewThread {
                     done.wait()
                     output.close()
                     done.signal()

@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 
 /// State shared by the API-side threads (never the audio thread), behind a lock.
 ///
 /// Unlike `Mutex`, it holds values that are not `Sendable` (threads, synths, players); the
 /// lock is what makes sharing them safe.
 final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = SystemLock()
     private var value: Value
 
     init(_ value: Value) { self.value = value }

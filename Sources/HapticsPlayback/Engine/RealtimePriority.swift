@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Raises the calling thread to real-time scheduling when the system allows it.
 enum RealtimePriority {
@@ -6,8 +6,8 @@ enum RealtimePriority {
     /// the privilege (no CAP_SYS_NICE, no rtkit) the thread keeps normal scheduling, which
     /// still works with a 20 ms buffer on an idle machine.
     static func raiseCurrentThread(name: String = "haptics-audio", realtime: Bool = true) {
-        // Named for `top -H`, debuggers and profilers: Foundation's Thread.name does not reach
-        // the kernel on Linux, and pthread_setname_np is not visible to Swift on glibc.
+        // Named for `top -H`, debuggers and profilers (again, for threads started elsewhere):
+        // pthread_setname_np is not visible to Swift on glibc.
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         if fd >= 0 {
             _ = name.withCString { write(fd, $0, strlen($0)) }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 
 /// Turns signals (SIGINT, SIGTERM) into a callback on a watcher thread, so an app can stop its
@@ -14,7 +15,7 @@ import Foundation
 /// thing a signal handler can safely do); a thread reads the pipe and runs the callback. A
 /// second signal of the same kind while the first is handled is remembered, not lost.
 package final class SignalWatcher: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = SystemLock()
     private var handler: (@Sendable () -> Void)?
     private var _received: Int32?
 
@@ -59,7 +60,7 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// The process-wide half of ``SignalWatcher``: the pipe, the handlers and the reading thread.
 private final class SignalPipe: @unchecked Sendable {
     static let shared = SignalPipe()
-    private let lock = NSLock()
+    private let lock = SystemLock()
     private var installed: Set<Int32> = []
     private weak var watcher: SignalWatcher?
     private var readEnd: Int32 = -1
@@ -74,7 +75,7 @@ private final class SignalPipe: @unchecked Sendable {
         readEnd = ends[0]
         signalPipeWriteEnd = ends[1]
         let fd = readEnd
-        let thread = Thread { [unowned self] in
+        let thread = SystemThread { [unowned self] in
             var byte: UInt8 = 0
             while true {
                 let n = read(fd, &byte, 1)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finding and opening force-feedback input devices.
 public enum RumbleDevices {
@@ -74,7 +75,7 @@ public enum RumbleDevices {
                 device: inputDirectory + "/event*",
                 reason: "no force-feedback input device found (is the controller connected? `haptics devices` lists them)")
         }
-        let matches = devices.filter { $0.name.range(of: query, options: .caseInsensitive) != nil }
+        let matches = devices.filter { $0.name.lowercased().contains(query.lowercased()) }
         if let match = matches.first(where: \.isUsable) ?? matches.first { return match.path }
         throw .deviceUnavailable(
             device: query, reason: "no force-feedback device has this in its name (`haptics devices` lists them)")
@@ -109,7 +110,7 @@ public enum RumbleDevices {
         else { return nil }
         let name = (try? String(contentsOfFile: sysfsNode + "/device/name", encoding: .utf8)) ?? ""
         return info(
-            path: path, name: name.trimmingCharacters(in: .whitespacesAndNewlines), capabilities: capabilities,
+            path: path, name: name.trimmingCharacters(in: " \t\n\r"), capabilities: capabilities,
             accessible: false)
     }
 

@@ -1,0 +1,85 @@
+import Glibc
+
+/// A detached POSIX thread running a closure: what the toolkit needs of Foundation's `Thread`.
+///
+/// The libraries link only FoundationEssentials, which has no threads; linking all of
+/// Foundation for them cost the `haptics` binary milliseconds of start-up and megabytes of
+/// memory (its static initialisers, relocations and code pages).
+package final class SystemThread: @unchecked Sendable {
+    private var body: (@Sendable () -> Void)?
+    /// The thread's name as `top` and `ps -L` show it (at most 15 bytes are kept); set it
+    /// before ``start()``.
+    package var name: String?
+
+    package init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    /// Starts the thread. It runs the closure once and ends; nothing waits for it.
+    package func start() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(&thread, nil, { context in
+            let this = Unmanaged<SystemThread>.fromOpaque(context!).takeRetainedValue()
+            if let name = this.name {
+                // pthread_setname_np is not visible to Swift on glibc; the kernel keeps 15 bytes.
+                let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+                if fd >= 0 {
+                    let bytes = Array(name.utf8.prefix(15))
+                    _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
+                    close(fd)
+                }
+            }
+            let body = this.body
+            this.body = nil
+            body?()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<SystemThread>.fromOpaque(context).release()
+            fatalError("cannot start a thread: \(String(cString: strerror(result)))")
+        }
+        pthread_detach(thread)
+    }
+
+    /// Runs a closure on a new thread.
+    package static func detachNewThread(_ body: @escaping @Sendable () -> Void) {
+        SystemThread(body).start()
+    }
+}
+
+/// A mutual-exclusion lock with `lock()` and `unlock()`, as Foundation's `NSLock` (see
+/// ``SystemThread`` for why not Foundation's).
+package final class SystemLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    package init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    package func lock() {
+        pthread_mutex_lock(mutex)
+    }
+
+    package func unlock() {
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Takes the lock if it is free; false (without waiting) when another thread holds it.
+    package func tryLock() -> Bool {
+        pthread_mutex_trylock(mutex) == 0
+    }
+
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
