@@ -50,6 +50,7 @@ let package = Package(
         .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender"], path: "Benchmarks/RenderBenchmark"),
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
         .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
+        .executableTarget(name: "latency-benchmark", dependencies: ["Haptics"], path: "Benchmarks/LatencyBenchmark"),
 
         // Helpers the test targets share: the corpus's location, signal measurements.
         .target(name: "HapticsTestSupport", path: "Tests/HapticsTestSupport"),
