@@ -1,0 +1,69 @@
+import Foundation
+import HapticsRender
+
+// The bodies of the engine's real-time threads: the only code that runs on them besides the
+// render loop. Short and linear; no allocation, lock or I/O other than the device's own write.
+extension HapticEngine {
+    /// The audio thread: render a period, write it, publish the clock; until faded out or
+    /// the device fails. Returns the device's error, if any.
+    static func runAudioThread(loop: RenderLoop, output: any AudioOutput, clock: EngineClock) -> AudioOutputError? {
+        RealtimePriority.raiseCurrentThread(name: "haptics-audio", realtime: output.isPaced)
+        let block = loop.blockFrames
+        let startedAt = EngineClock.now()
+        let startFrame = loop.frame
+        while true {
+            let samples = loop.renderBlock(frames: block)
+            do {
+                try output.write(samples)
+            } catch {
+                return error
+            }
+            clock.publish(rendered: loop.frame, pending: output.pendingFrames())
+            if loop.hasFadedOut {
+                output.drain()
+                clock.publish(rendered: loop.frame, pending: 0)
+                return nil
+            }
+            // Devices that do not pace (null, file) would spin while idle: hold the render
+            // position at most 100 ms ahead of the wall clock when nothing plays.
+            // Naps of 1 ms until back within that bound (a single nap per block let an idle
+            // engine run about 5× faster than real time), ending at once when a command or a
+            // stop arrives, and after 20 ms at most.
+            if !loop.hasActivePlayers {
+                var naps = 0
+                while naps < 20, loop.commands.peek() == nil, !loop.isStopRequested {
+                    let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
+                    guard Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate else { break }
+                    var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                    nanosleep(&pause, nil)
+                    naps += 1
+                }
+            }
+        }
+    }
+
+    /// The rumble thread: every interval, advance the synths, map voices to motor levels and
+    /// send them if they changed; paced by the monotonic clock. On the way out (stop, fade-out,
+    /// failure) the motors go to zero.
+    static func runRumbleThread(loop: RenderLoop, output: any RumbleOutput, clock: EngineClock, gain: Double) -> RumbleOutputError? {
+        RealtimePriority.raiseCurrentThread(name: "haptics-rumble")
+        let interval = loop.blockFrames
+        let intervalNanoseconds = interval * 1_000_000
+        var deadline = EngineClock.now()
+        var last: (strong: UInt16, weak: UInt16) = (0, 0)
+        defer { output.stop() }
+        while true {
+            _ = loop.renderBlock(frames: interval)
+            let levels = loop.motorLevels(gain: gain)
+            if levels != last {
+                do { try output.setMotors(strong: levels.strong, weak: levels.weak) } catch { return error }
+                last = levels
+            }
+            clock.publish(rendered: loop.frame, pending: 0)
+            if loop.hasFadedOut { return nil }
+            deadline += intervalNanoseconds
+            var wake = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
+        }
+    }
+}
