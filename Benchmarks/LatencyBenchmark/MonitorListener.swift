@@ -66,7 +66,7 @@ final class MonitorListener: @unchecked Sendable {
     }
 
     /// Waits until the sink has been silent for `quiet` seconds.
-    func waitForSilence(_ quiet: Double = 0.03) {
+    func waitForSilence(_ quiet: Double = 0.02) {
         while Double(now() - lastSound.load(ordering: .relaxed)) < quiet * 1e9 { usleep(2_000) }
     }
 

@@ -53,8 +53,19 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"), completion: Completions.device)
     var device: String?
 
-    @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: ArgumentHelp("Output buffer length in milliseconds, 2…2000.", valueName: "ms"))
-    var latencyMilliseconds: Int = 20
+    @Option(help: ArgumentHelp(
+        "Output buffer: standard (20 ms, the default) or low (10 ms in periods of at most 2.5 ms; on a busy machine it needs real-time priority: root, CAP_SYS_NICE or an rtprio limit).",
+        valueName: "standard|low"))
+    var latency: OutputLatency?
+
+    @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: ArgumentHelp("Output buffer length in milliseconds, 2…2000, instead of --latency.", valueName: "ms"))
+    var latencyMilliseconds: Int?
+
+    /// The buffer length asked of the device.
+    var bufferLength: Duration {
+        if let latencyMilliseconds { return .milliseconds(latencyMilliseconds) }
+        return latency == .low ? HapticEngine.Configuration.lowLatency : HapticEngine.Configuration.standardLatency
+    }
 
     @Option(help: ArgumentHelp("Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).", valueName: "n"))
     var loop: Int?
@@ -71,7 +82,10 @@ struct PlayCommand: ParsableCommand {
     var rumble: String?
 
     func validate() throws {
-        guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
+        if let latencyMilliseconds {
+            guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
+            guard latency == nil else { throw ValidationError("--latency and --latency-ms both set the buffer; give one") }
+        }
         guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
         if let loop, loop < 0 { throw ValidationError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
@@ -131,7 +145,7 @@ struct PlayCommand: ParsableCommand {
         } else {
             let configuration = HapticEngine.Configuration(
                 device: device ?? "default", profile: profile,
-                latency: .milliseconds(latencyMilliseconds), gain: profileOptions.gain)
+                latency: bufferLength, gain: profileOptions.gain)
             engine = HapticEngine(configuration: configuration)
             engine.playsHapticsOnly = hapticsOnly
             do {
@@ -225,4 +239,9 @@ struct PlayCommand: ParsableCommand {
 
         """)
     }
+}
+
+/// `--latency`: the engine's buffer presets.
+enum OutputLatency: String, ExpressibleByArgument, CaseIterable {
+    case standard, low
 }
