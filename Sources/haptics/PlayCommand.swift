@@ -135,26 +135,22 @@ struct PlayCommand: ParsableCommand {
         let profile = try profileOptions.resolve()
         reportWarnings(loaded, audioLeftOut: rumble != nil ? "(rumble motors play haptic events only)"
                         : hapticsOnly ? "(--haptics-only)" : nil)
+        // The player is made (its pattern compiled) before the device opens and started right
+        // after: the audio thread writes silence from the moment it runs, and whatever it has
+        // queued by the time the player starts is heard first (a 20 ms buffer's worth when
+        // compiling came in between).
         let engine: HapticEngine
         if let rumble {
             if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
             let name: String? = rumble == OptionalValues.automatic ? nil : rumble
             engine = HapticEngine(rumble: { try RumbleDevices.open(name, gain: 1) },
                                   gain: profileOptions.gain)
-            do { try engine.start() } catch { throw CLIError.deviceUnavailable(error.description) }
         } else {
             let configuration = HapticEngine.Configuration(
                 device: device ?? "default", profile: profile,
                 latency: bufferLength, gain: profileOptions.gain)
             engine = HapticEngine(configuration: configuration)
             engine.playsHapticsOnly = hapticsOnly
-            do {
-                try engine.start()
-            } catch {
-                if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
-                try renderInstead(loaded, profile: profile, because: error)
-                return
-            }
         }
         let player: HapticAdvancedPatternPlayer
         do {
@@ -167,6 +163,18 @@ struct PlayCommand: ParsableCommand {
                 player.loopCount = loop
                 player.loopEnabled = true
             }
+        } catch {
+            throw CLIError.invalidInput("\(loaded.name): \(error)")
+        }
+        do {
+            try engine.start()
+        } catch {
+            if rumble != nil { throw CLIError.deviceUnavailable(error.description) }
+            if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
+            try renderInstead(loaded, profile: profile, because: error)
+            return
+        }
+        do {
             try player.start()
         } catch {
             engine.stop()

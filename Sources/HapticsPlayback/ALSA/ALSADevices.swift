@@ -117,7 +117,7 @@ public struct ALSASoundCard: Sendable, Codable, Equatable {
 /// Lists what ALSA can play to.
 public enum ALSADevices {
     /// Every PCM that ALSA's name hints offer for playback (hints marked input-only are left
-    /// out), in ALSA's order. Each is opened non-blocking for a moment to read its
+    /// out), in ALSA's order. Each (but `jack`) is opened non-blocking for a moment to read its
     /// ``ALSADevice/latency`` limits, and `hw:` devices their channel, rate and format limits
     /// too; a busy one is marked ``ALSADevice/isBusy`` instead of waited for.
     public static func playbackDevices() -> [ALSADevice] {
@@ -138,7 +138,7 @@ public enum ALSADevices {
             let description = (hintValue(hint, "DESC") ?? "")
                 .split(separator: "\n").map { $0.trimmingCharacters(in: " \t") }.joined(separator: ", ")
             var device = ALSADevice(name: name, description: description, card: cardName(in: name))
-            probe(&device)
+            if !unprobed.contains(name) { probe(&device) }
             devices.append(device)
         }
         return devices
@@ -178,6 +178,10 @@ public enum ALSADevices {
         let rest = name[range.upperBound...]
         return String(rest.prefix { $0 != "," && $0 != "'" && $0 != "\"" })
     }
+
+    /// Devices not opened to probe them: libjack, when no JACK server runs, tries to start one
+    /// and writes its failure to the process's standard error, which is not ours to write to.
+    static let unprobed: Set<String> = ["jack"]
 
     /// Reads a device's limits without claiming it for longer than the query.
     private static func probe(_ device: inout ALSADevice) {
