@@ -52,7 +52,8 @@ let package = Package(
         .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
         .executableTarget(name: "latency-benchmark", dependencies: ["Haptics"], path: "Benchmarks/LatencyBenchmark"),
 
-        // Helpers the test targets share: the corpus's location, signal measurements.
+        // Helpers the test targets share (once): the corpus, signal measurements, WAV files,
+        // scratch folders, running the CLI, waiting on conditions, the real-time gate.
         .target(name: "HapticsTestSupport", path: "Tests/HapticsTestSupport"),
         .testTarget(
             name: "HapticsCoreTests",
@@ -67,5 +68,7 @@ let package = Package(
                     linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
+        // The public API against its committed baseline in api/ (from the compiler's symbol graphs).
+        .testTarget(name: "PublicAPITests"),
     ]
 )

@@ -59,5 +59,5 @@ for _ in 0..<5 {
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 let total = ms(best), read = ms(bestRead)
 print(String(format: "%.1f s of sound, %d channel(s) at %.0f Hz: %.0f ms (read %.0f ms, analysis %.0f ms), %.0f× real time",
-             audio!.duration, audio!.channelCount, audio!.sampleRate, total, read, total - read, audio!.duration * 1000 / total))
+             audio!.duration, audio!.channelCount, Double(audio!.sampleRate), total, read, total - read, audio!.duration * 1000 / total))
 print("\(result!.onsets.count) onsets, \(result!.layers.intensity.count) intensity and \(result!.layers.sharpness.count) sharpness points")

@@ -69,7 +69,7 @@ open class CHHapticEngine {
     /// The native engine everything plays on.
     public let hapticEngine: HapticEngine
     /// The output this engine was made for.
-    public let outputSelection: HapticOutputSelection
+    package let outputSelection: HapticOutputSelection
     private let handlers = Handlers()
     private let resources = AudioResources()
     /// Runs start and stop requests in order.

@@ -1,4 +1,5 @@
 import Haptics
+import HapticsCore
 
 /// Converts between Core Haptics' pattern dictionaries and AHAP JSON, so that dictionaries
 /// are read by the same decoder as files.
@@ -42,17 +43,17 @@ enum PatternDictionary {
         case let number as any BinaryInteger:
             out += "\(number)"
         case let text as String:
-            out += quoted(text)
+            out += JSONText.quoted(text)
         case let text as NSString:
-            out += quoted(String(text))
+            out += JSONText.quoted(String(text))
         case let type as CHHapticEvent.EventType:
-            out += quoted(type.rawValue)
+            out += JSONText.quoted(type.rawValue)
         case let id as CHHapticEvent.ParameterID:
-            out += quoted(id.rawValue)
+            out += JSONText.quoted(id.rawValue)
         case let id as CHHapticDynamicParameter.ID:
-            out += quoted(id.rawValue)
+            out += JSONText.quoted(id.rawValue)
         case let url as URL:
-            out += quoted(url.isFileURL ? url.path : url.absoluteString)
+            out += JSONText.quoted(url.isFileURL ? url.path : url.absoluteString)
         case is NSNull:
             out += "null"
         default:
@@ -60,7 +61,7 @@ enum PatternDictionary {
                 out += "{"
                 for (index, entry) in entries.enumerated() {
                     if index > 0 { out += "," }
-                    out += quoted(entry.key) + ":"
+                    out += JSONText.quoted(entry.key) + ":"
                     try write(entry.value, key: entry.key, depth: depth + 1, to: &out)
                 }
                 out += "}"
@@ -72,7 +73,7 @@ enum PatternDictionary {
                 }
                 out += "]"
             } else if let raw = value as? any RawRepresentable, let text = raw.rawValue as? String {
-                out += quoted(text)
+                out += JSONText.quoted(text)
             } else {
                 throw CHHapticError(.invalidPatternDictionary,
                                     "unsupported value of type \(type(of: value))\(key.map { " for '\($0)'" } ?? "")")
@@ -128,26 +129,6 @@ enum PatternDictionary {
         case let array as NSArray: array.map { $0 }
         default: nil
         }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 
     // MARK: Export

@@ -15,9 +15,9 @@ import HapticsRender
 ///
 /// The actuator profile comes from the settings in every case (`wideband` when they name
 /// none, or name one that cannot be read: see ``problems``).
-public struct HapticOutputSelection: Sendable, Equatable {
+package struct HapticOutputSelection: Sendable, Equatable {
     /// Where the device name came from.
-    public enum Source: String, Sendable, Equatable {
+    package enum Source: String, Sendable, Equatable {
         /// The `HAPTICS_DEVICE` environment variable.
         case environment
         /// The user's settings file.
@@ -27,20 +27,20 @@ public struct HapticOutputSelection: Sendable, Equatable {
     }
 
     /// The environment variable naming the output device.
-    public static let deviceVariable = "HAPTICS_DEVICE"
+    package static let deviceVariable = "HAPTICS_DEVICE"
 
     /// The ALSA device name.
-    public var device: String
+    package var device: String
     /// The actuator the output drives.
-    public var profile: ActuatorProfile
+    package var profile: ActuatorProfile
     /// Where ``device`` came from.
-    public var source: Source
+    package var source: Source
     /// What could not be used (a profile file that does not load, a malformed settings file);
     /// defaults replaced it.
-    public var problems: [String]
+    package var problems: [String]
 
     /// Creates a selection naming a device and profile directly.
-    public init(device: String, profile: ActuatorProfile = .wideband, source: Source = .environment, problems: [String] = []) {
+    package init(device: String, profile: ActuatorProfile = .wideband, source: Source = .environment, problems: [String] = []) {
         self.device = device
         self.profile = profile
         self.source = source
@@ -49,7 +49,7 @@ public struct HapticOutputSelection: Sendable, Equatable {
 
     /// Whether a device was configured explicitly (environment or settings), as opposed to
     /// falling back to ALSA's `default`.
-    public var isConfigured: Bool { source != .systemDefault }
+    package var isConfigured: Bool { source != .systemDefault }
 
     /// Resolves the selection from an environment and the settings it leads to.
     ///
@@ -58,7 +58,7 @@ public struct HapticOutputSelection: Sendable, Equatable {
     ///     settings file).
     ///   - settings: the settings to use; read with ``HapticSettings/load(environment:)``
     ///     from `environment` when `nil`.
-    public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
                                settings: HapticSettings? = nil) -> HapticOutputSelection {
         var problems: [String] = []
         let chosen: HapticSettings
@@ -88,7 +88,7 @@ public struct HapticOutputSelection: Sendable, Equatable {
 
     /// The selection for this process: ``override`` when a caller set one, else
     /// ``resolve(environment:settings:)`` from the process environment.
-    public static var current: HapticOutputSelection {
+    package static var current: HapticOutputSelection {
         override ?? resolve()
     }
 
@@ -96,18 +96,18 @@ public struct HapticOutputSelection: Sendable, Equatable {
     /// `$override.withValue(…)`: lets tests and embedding programs choose an output for code
     /// that creates its engines itself (such as `CHHapticEngine()`), without changing the
     /// process environment other code reads.
-    @TaskLocal public static var override: HapticOutputSelection?
+    @TaskLocal package static var override: HapticOutputSelection?
 
     /// Whether there is an output to play on: one was configured (environment or settings),
     /// or ALSA has a sound card or lists a hardware playback device (`hw:`, `plughw:`,
     /// `sysdefault:`). ALSA's software plugins (`null`, `pulse`, `jack`, rate converters) are
     /// listed on every machine with alsa-lib, sound card or not, so they do not count.
-    public var isOutputAvailable: Bool {
+    package var isOutputAvailable: Bool {
         isConfigured || Self.hasPlaybackHardware()
     }
 
     /// Whether ALSA sees a sound card or a hardware playback device.
-    public static func hasPlaybackHardware() -> Bool {
+    package static func hasPlaybackHardware() -> Bool {
         if !ALSADevices.soundCards().isEmpty { return true }
         return ALSADevices.playbackDevices().contains { device in
             ["hw:", "plughw:", "sysdefault:"].contains { device.name.hasPrefix($0) }
@@ -115,7 +115,7 @@ public struct HapticOutputSelection: Sendable, Equatable {
     }
 
     /// An engine configuration for this output.
-    public var configuration: HapticEngine.Configuration {
+    package var configuration: HapticEngine.Configuration {
         HapticEngine.Configuration(device: device, profile: profile)
     }
 }

@@ -44,7 +44,7 @@ public struct HapticDynamicParameter: Sendable, Hashable {
         case audioReleaseTimeControl = "AudioReleaseTimeControl"
 
         /// Whether the control multiplies (intensity, volume) rather than adds.
-        public var multiplies: Bool { self == .hapticIntensityControl || self == .audioVolumeControl }
+        package var multiplies: Bool { self == .hapticIntensityControl || self == .audioVolumeControl }
 
         /// The values the control takes; others are clamped into it.
         public var range: ClosedRange<Double> { multiplies ? 0...1 : -1...1 }
@@ -56,7 +56,7 @@ public struct HapticDynamicParameter: Sendable, Hashable {
         public var isHaptic: Bool { rawValue.hasPrefix("Haptic") }
 
         /// The event parameter the control acts on.
-        public var target: HapticEvent.ParameterID {
+        package var target: HapticEvent.ParameterID {
             switch self {
             case .hapticIntensityControl: return .hapticIntensity
             case .hapticSharpnessControl: return .hapticSharpness
@@ -71,7 +71,7 @@ public struct HapticDynamicParameter: Sendable, Hashable {
         }
 
         /// Applies the control's value to an event parameter value, clamped to its range.
-        public func apply(_ control: Double, to value: Double) -> Double {
+        package func apply(_ control: Double, to value: Double) -> Double {
             target.range.clamp(multiplies ? value * control : value + control)
         }
     }

@@ -219,16 +219,16 @@ public struct HapticEvent: Sendable, Hashable {
 }
 
 /// How envelope parameters (attack, decay, release; 0…1) become times.
-public enum HapticEnvelope {
+package enum HapticEnvelope {
     /// `5 ms × 1000^v`: 5 ms at 0, 160 ms at 0.5, 5 s at 1. Values outside 0…1 are clamped.
-    public static func seconds(for value: Double) -> Double {
+    package static func seconds(for value: Double) -> Double {
         0.005 * pow(1000, min(max(value, 0), 1))
     }
 }
 
 extension ClosedRange where Bound == Double {
     /// The value moved into the range; NaN becomes the lower bound.
-    @inlinable public func clamp(_ value: Double) -> Double {
+    @inlinable package func clamp(_ value: Double) -> Double {
         guard !value.isNaN else { return lowerBound }
         return Swift.min(Swift.max(value, lowerBound), upperBound)
     }

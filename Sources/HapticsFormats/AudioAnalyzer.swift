@@ -62,7 +62,7 @@ public struct AudioAnalyzer: Sendable {
     public func analyze(_ audio: AudioFile, progress: ((Double) -> Void)? = nil) throws(FormatError) -> Result {
         let fft = try SoundLibraries.kissFFT.get()
         let o = options
-        let rate = audio.sampleRate
+        let rate = Double(audio.sampleRate)
         let x = audio.samples
         let hop = max(1, Int((o.hop * rate).rounded()))
         var n = 2

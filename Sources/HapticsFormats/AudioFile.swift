@@ -8,13 +8,13 @@ public struct AudioFile: Sendable {
     /// Mono samples, −1…1.
     public var samples: [Float]
     /// Frames per second.
-    public var sampleRate: Double
+    public var sampleRate: Int
     /// Channels in the file (before mixing).
     public var channelCount: Int
 
-    public var duration: Double { Double(samples.count) / sampleRate }
+    public var duration: Double { Double(samples.count) / Double(sampleRate) }
 
-    public init(samples: [Float], sampleRate: Double, channelCount: Int = 1) {
+    public init(samples: [Float], sampleRate: Int, channelCount: Int = 1) {
         self.samples = samples
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -31,7 +31,7 @@ public struct AudioFile: Sendable {
         defer { _ = sndFile.close(file) }
         let channels = Int(info.channels)
         guard channels > 0, info.samplerate > 0 else { throw FormatError("\(path): the sound has no channels or no sample rate") }
-        sampleRate = Double(info.samplerate)
+        sampleRate = Int(info.samplerate)
         channelCount = channels
         let total = info.frames > 0 && info.frames < Int64(Int32.max) ? Int(info.frames) : 0
         var mono: [Float] = []

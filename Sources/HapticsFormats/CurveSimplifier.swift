@@ -1,10 +1,10 @@
 /// Reduces a polyline to fewer points with the Ramer–Douglas–Peucker algorithm: keep the
 /// point farthest from the chord between the ends if it is farther than a tolerance, and
 /// recurse on both halves. Iterative (no recursion depth limit); O(n log n) on typical data.
-public enum CurveSimplifier {
+package enum CurveSimplifier {
     /// The indices of the points to keep (always the first and last), for a tolerance on the
     /// vertical distance (the value's error, in its own unit).
-    public static func keep(times: [Double], values: [[Double]], tolerance: Double) -> [Int] {
+    package static func keep(times: [Double], values: [[Double]], tolerance: Double) -> [Int] {
         let n = times.count
         guard n > 2 else { return Array(0..<n) }
         var keep = [Bool](repeating: false, count: n)
@@ -36,7 +36,7 @@ public enum CurveSimplifier {
 
     /// The indices to keep so that at most `budget` points remain: the smallest tolerance
     /// (found by bisection, 24 steps) whose result fits, never below `minimumTolerance`.
-    public static func keep(times: [Double], values: [[Double]], budget: Int, minimumTolerance: Double = 0.002) -> [Int] {
+    package static func keep(times: [Double], values: [[Double]], budget: Int, minimumTolerance: Double = 0.002) -> [Int] {
         let all = keep(times: times, values: values, tolerance: minimumTolerance)
         guard all.count > max(2, budget) else { return all }
         var low = minimumTolerance

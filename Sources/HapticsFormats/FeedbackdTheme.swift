@@ -37,11 +37,11 @@ public enum FeedbackdTheme {
 
     /// The theme's JSON.
     public static func json(name: String = "haptics", parent: String? = "default", entries: [Entry]) -> Data {
-        var text = "{\n  \"name\": \(JSONOutput.string(name)),\n"
-        if let parent { text += "  \"parent-name\": \(JSONOutput.string(parent)),\n" }
+        var text = "{\n  \"name\": \(JSONText.quoted(name)),\n"
+        if let parent { text += "  \"parent-name\": \(JSONText.quoted(parent)),\n" }
         text += "  \"profiles\": [\n    {\n      \"name\": \"quiet\",\n      \"feedbacks\": [\n"
         text += entries.map { entry in
-            "        { \"event-name\": \(JSONOutput.string(entry.eventName)), \"type\": \"VibraPattern\",\n"
+            "        { \"event-name\": \(JSONText.quoted(entry.eventName)), \"type\": \"VibraPattern\",\n"
                 + "          \"magnitudes\": [\(entry.magnitudes.map { JSONOutput.number($0, digits: 3) }.joined(separator: ", "))],\n"
                 + "          \"durations\": [\(entry.durations.map(String.init).joined(separator: ", "))] }"
         }.joined(separator: ",\n")

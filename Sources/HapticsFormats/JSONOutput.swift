@@ -1,4 +1,5 @@
 import Foundation
+import HapticsCore
 
 /// Small helpers for the JSON and code the writers produce by hand (key order matters to
 /// people reading them; Foundation's serializer does not keep it).
@@ -10,23 +11,6 @@ enum JSONOutput {
         let rounded = (value * scale).rounded() / scale
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
         return String(rounded)
-    }
-
-    /// A JSON string literal.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Parses JSON into Foundation objects, with a one-line error naming the source.

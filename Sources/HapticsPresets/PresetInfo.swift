@@ -13,7 +13,7 @@ public struct PresetInfo: Sendable, Hashable, Codable {
     public var description: String
 
     /// Creates a description of a preset.
-    public init(name: String, category: PresetCategory, meaning: String, aliases: [String], description: String) {
+    package init(name: String, category: PresetCategory, meaning: String, aliases: [String], description: String) {
         self.name = name
         self.category = category
         self.meaning = meaning

@@ -47,15 +47,15 @@ public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible
 /// Special targets are written in place and never replaced: `-` (standard output),
 /// character and block devices such as `/dev/null`, FIFOs and sockets. A symbolic link is
 /// followed to the file it names, which is replaced; the link stays a link.
-public final class AtomicFile {
+package final class AtomicFile {
     /// The path as given, for messages; `-` for standard output.
-    public let path: String
+    package let path: String
     /// The file that ``commit()`` replaces, symbolic links resolved; `nil` when writing in place.
-    public let targetPath: String?
+    package let targetPath: String?
     /// The temporary file being written; `nil` when writing in place.
-    public private(set) var temporaryPath: String?
+    package private(set) var temporaryPath: String?
     /// Whether the output is a new file that can be rewritten at any offset (not a stream).
-    public var isReplacingFile: Bool { temporaryPath != nil }
+    package var isReplacingFile: Bool { temporaryPath != nil }
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -82,7 +82,7 @@ public final class AtomicFile {
 
     /// Opens `path` for writing: standard output for `-`, a special file in place, otherwise a
     /// new temporary file next to the target.
-    public convenience init(path: String) throws(FileWriteError) {
+    package convenience init(path: String) throws(FileWriteError) {
         try self.init(path: path, io: .system)
     }
 
@@ -149,7 +149,7 @@ public final class AtomicFile {
     /// Removes the temporary files of every write in progress, leaving their targets as they
     /// were; for a program about to exit on a signal. Returns how many it removed.
     @discardableResult
-    public static func removeTemporaryFiles() -> Int {
+    package static func removeTemporaryFiles() -> Int {
         unfinished.withLock { paths in
             let count = paths.reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
             paths.removeAll()
@@ -160,7 +160,7 @@ public final class AtomicFile {
     deinit { discard() }
 
     /// Appends bytes.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileWriteError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(FileWriteError) {
         guard !done else { throw message(EBADF) }
         guard let base = bytes.baseAddress else { return }
         var offset = 0
@@ -177,7 +177,7 @@ public final class AtomicFile {
     }
 
     /// Appends bytes.
-    public func write(_ bytes: [UInt8]) throws(FileWriteError) {
+    package func write(_ bytes: [UInt8]) throws(FileWriteError) {
         let failure: FileWriteError? = bytes.withUnsafeBytes { raw in
             do throws(FileWriteError) {
                 try write(raw)
@@ -191,7 +191,7 @@ public final class AtomicFile {
 
     /// Overwrites bytes at the start of the file (a header whose sizes are known only at the
     /// end). Only for a file being replaced (``isReplacingFile``); the write position is kept.
-    public func rewriteStart(with bytes: [UInt8]) throws(FileWriteError) {
+    package func rewriteStart(with bytes: [UInt8]) throws(FileWriteError) {
         precondition(isReplacingFile, "only a new file can be rewritten")
         guard !done else { throw message(EBADF) }
         let end = lseek(fd, 0, SEEK_CUR)
@@ -202,7 +202,7 @@ public final class AtomicFile {
 
     /// Flushes the file to the disk and, for a replaced file, renames it over the target.
     /// After an error the target is untouched and the temporary file is gone.
-    public func commit() throws(FileWriteError) {
+    package func commit() throws(FileWriteError) {
         guard !done else { return }
         guard ownsDescriptor else {
             done = true
@@ -238,7 +238,7 @@ public final class AtomicFile {
     }
 
     /// Abandons the output: closes it and removes the temporary file. The target is untouched.
-    public func discard() {
+    package func discard() {
         guard !done else { return }
         done = true
         if ownsDescriptor { close(fd) }

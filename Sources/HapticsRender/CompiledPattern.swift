@@ -4,7 +4,7 @@ import HapticsCore
 /// resolved, audio events likewise (when compiled with audio, with their sound files loaded),
 /// and one timeline per dynamic parameter. Immutable and shareable between threads; compile
 /// once, play many times.
-public struct CompiledPattern: Sendable {
+package struct CompiledPattern: Sendable {
     /// A haptic event with its parameters resolved (event values, not yet dynamic controls).
     struct Event: Sendable {
         var isTransient: Bool
@@ -43,7 +43,7 @@ public struct CompiledPattern: Sendable {
     }
 
     /// The pattern's duration as Core Haptics computes it.
-    public let duration: Double
+    package let duration: Double
     /// Haptic events sorted by time (stable).
     let events: [Event]
     /// Audio events sorted by time (stable); empty unless compiled with audio.
@@ -53,11 +53,11 @@ public struct CompiledPattern: Sendable {
     /// One timeline per ``HapticControl``.
     let controls: [ControlTimeline]
     /// Audio events the pattern holds (rendered only when compiled with audio).
-    public let audioEventCount: Int
+    package let audioEventCount: Int
     /// Whether audio events were compiled (and their sound files loaded).
-    public let includesAudio: Bool
+    package let includesAudio: Bool
     /// Sound files that could not be loaded, one per file: their events stay silent.
-    public let soundFileProblems: [SoundFileError]
+    package let soundFileProblems: [SoundFileError]
 
     /// Prepares a pattern for synthesis.
     ///
@@ -66,7 +66,7 @@ public struct CompiledPattern: Sendable {
     ///     sound file now (never later, on an audio thread). A file that is missing, too large
     ///     or malformed is reported in ``soundFileProblems`` and its events are silent.
     ///   - soundFileByteLimit: the largest sound file read.
-    public init(_ pattern: HapticPattern, includingAudio: Bool = false, soundFileByteLimit: Int = AudioClip.defaultByteLimit) {
+    package init(_ pattern: HapticPattern, includingAudio: Bool = false, soundFileByteLimit: Int = AudioClip.defaultByteLimit) {
         duration = pattern.duration
         includesAudio = includingAudio
         var events: [Event] = []
@@ -143,17 +143,17 @@ public struct CompiledPattern: Sendable {
     }
 
     /// The value of a control at a pattern time, from the pattern's own elements.
-    public func control(_ control: HapticControl, at time: Double) -> Double {
+    package func control(_ control: HapticControl, at time: Double) -> Double {
         controls[control.rawValue].value(at: time)?.value ?? control.defaultValue
     }
 
     /// Number of haptic events.
-    public var hapticEventCount: Int { events.count }
+    package var hapticEventCount: Int { events.count }
 
     /// When the last event falls silent, in pattern time, for a profile: transients last
     /// their burst, continuous events their envelope, audio events (when compiled) theirs or
     /// their sound file's length.
-    public func soundingEnd(profile: ActuatorProfile) -> Double {
+    package func soundingEnd(profile: ActuatorProfile) -> Double {
         var end = hapticSoundingEnd(profile: profile)
         // A pitch control could slow a file down to half speed: allow for it.
         let slowest = controls[HapticControl.pitch.rawValue].isEmpty ? nil : 0.5

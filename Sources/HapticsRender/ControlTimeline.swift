@@ -2,12 +2,12 @@ import HapticsCore
 
 /// The dynamic parameters the synthesis follows, as dense indices: five haptic controls, which
 /// act on haptic events only, and seven audio controls, which act on audio events only.
-public enum HapticControl: Int, Sendable, CaseIterable {
+package enum HapticControl: Int, Sendable, CaseIterable {
     case intensity, sharpness, attack, decay, release
     case volume, pan, pitch, brightness, audioAttack, audioDecay, audioRelease
 
     /// The control for a dynamic parameter ID.
-    public init?(_ id: HapticDynamicParameter.ID) {
+    package init?(_ id: HapticDynamicParameter.ID) {
         switch id {
         case .hapticIntensityControl: self = .intensity
         case .hapticSharpnessControl: self = .sharpness
@@ -25,13 +25,13 @@ public enum HapticControl: Int, Sendable, CaseIterable {
     }
 
     /// Whether the control acts on audio events (as opposed to haptic events).
-    @inlinable public var isAudio: Bool { rawValue >= HapticControl.volume.rawValue }
+    @inlinable package var isAudio: Bool { rawValue >= HapticControl.volume.rawValue }
 
     /// Whether the control multiplies the event's value (intensity, volume) rather than adds.
-    @inlinable public var multiplies: Bool { self == .intensity || self == .volume }
+    @inlinable package var multiplies: Bool { self == .intensity || self == .volume }
 
     /// The value in effect when nothing has set the control.
-    @inlinable public var defaultValue: Double { multiplies ? 1 : 0 }
+    @inlinable package var defaultValue: Double { multiplies ? 1 : 0 }
 }
 
 /// One dynamic parameter's values over pattern time: a step-and-ramp timeline built from

@@ -85,7 +85,7 @@ public final class HapticRenderer {
 
     /// Prepares to render an already compiled pattern; audio events are mixed in when it was
     /// compiled with them.
-    public init(compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
+    package init(compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
                 playback: Playback = Playback()) {
         let rate = sampleRate ?? profile.sampleRate
         self.playback = playback

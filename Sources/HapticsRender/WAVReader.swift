@@ -28,18 +28,18 @@ public struct SoundFileError: Error, Sendable, Hashable, CustomStringConvertible
 ///
 /// Decoded once, when a pattern is compiled for a renderer or a player, and then only read:
 /// the audio thread reads the samples through ``samples`` and never allocates or does I/O.
-public final class AudioClip: @unchecked Sendable {
+package final class AudioClip: @unchecked Sendable {
     /// Channels: 1 or 2.
-    public let channelCount: Int
+    package let channelCount: Int
     /// Frames per second of the file.
-    public let sampleRate: Double
+    package let sampleRate: Double
     /// Frames in the file.
-    public let frameCount: Int
+    package let frameCount: Int
     /// `frameCount × channelCount` interleaved samples, in −1…1.
     let samples: UnsafeMutableBufferPointer<Float>
 
     /// Largest sound file read, in bytes: 64 MiB is about 6 minutes of 48 kHz 32-bit stereo.
-    public static let defaultByteLimit = 64 << 20
+    package static let defaultByteLimit = 64 << 20
 
     private init(channelCount: Int, sampleRate: Double, frameCount: Int, samples: UnsafeMutableBufferPointer<Float>) {
         self.channelCount = channelCount
@@ -51,10 +51,10 @@ public final class AudioClip: @unchecked Sendable {
     deinit { samples.deallocate() }
 
     /// Length in seconds at the file's rate.
-    public var duration: Double { Double(frameCount) / sampleRate }
+    package var duration: Double { Double(frameCount) / sampleRate }
 
     /// One channel's samples (channel 1 of a mono clip is channel 0).
-    public func channel(_ index: Int) -> [Float] {
+    package func channel(_ index: Int) -> [Float] {
         let c = min(index, channelCount - 1)
         return (0..<frameCount).map { samples[$0 * channelCount + c] }
     }
@@ -64,7 +64,7 @@ public final class AudioClip: @unchecked Sendable {
     ///
     /// - Throws: ``SoundFileError`` naming the file: missing, unreadable, larger than
     ///   `byteLimit`, or not a WAV file of those formats.
-    public static func load(path: String, byteLimit: Int = defaultByteLimit) throws(SoundFileError) -> AudioClip {
+    package static func load(path: String, byteLimit: Int = defaultByteLimit) throws(SoundFileError) -> AudioClip {
         func fail(_ reason: SoundFileError.Reason, _ detail: String) -> SoundFileError {
             SoundFileError(path: path, reason: reason, detail: detail)
         }
@@ -93,7 +93,7 @@ public final class AudioClip: @unchecked Sendable {
     }
 
     /// Decodes WAV bytes; errors name the data `name`.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, name: String) throws(SoundFileError) -> AudioClip {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, name: String) throws(SoundFileError) -> AudioClip {
         func fail(_ detail: String) -> SoundFileError { SoundFileError(path: name, reason: .malformed, detail: detail) }
         func u16(_ o: Int) -> Int { Int(bytes[o]) | Int(bytes[o + 1]) << 8 }
         func u32(_ o: Int) -> Int { u16(o) | u16(o + 2) << 16 }

@@ -81,7 +81,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --play or --plot: the actuator profile.", valueName: "name|file"))
     var profile: String?
 
-    @Option(help: ArgumentHelp("Also draw the result (as `haptics plot`): .svg, or .png with rsvg-convert.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also draw the result (as `haptics plot`): .svg, or .png (drawn with librsvg).", valueName: "file"))
     var plot: String?
 
     @Flag(help: "Fail instead of approximating when the output format cannot hold the pattern.")
@@ -147,8 +147,12 @@ struct AnalyzeCommand: ParsableCommand {
         if let plot {
             let profile: ActuatorProfile
             do { profile = try ActuatorProfile.resolve(self.profile ?? "wideband") } catch { throw CLIError.invalidInput(error.description) }
-            let svg = Data(PatternPlot(pattern: pattern, profile: profile, title: URL(fileURLWithPath: sound).lastPathComponent).svg.utf8)
-            if URL(fileURLWithPath: plot).pathExtension.lowercased() == "png" { try PlotCommand.writePNG(svg, to: plot) } else { try OutputFile.write(svg, to: plot) }
+            let picture = PatternPlot(pattern: pattern, profile: profile, title: URL(fileURLWithPath: sound).lastPathComponent)
+            if URL(fileURLWithPath: plot).pathExtension.lowercased() == "png" {
+                try PlotCommand.writePNG(picture, to: plot)
+            } else {
+                try OutputFile.write(Data(picture.svg.utf8), to: plot)
+            }
         }
         guard play else { return }
         // Play as `haptics play` does: the pattern from a temporary AHAP file.

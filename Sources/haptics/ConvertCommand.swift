@@ -77,9 +77,11 @@ struct ConvertCommand: ParsableCommand {
             guard target == .feedbackd else { throw CLIError(message: "--library writes a feedbackd theme; use --to feedbackd or a .feedbackd.json output", code: .validationFailure) }
             data = FeedbackdTheme.json(entries: FeedbackdTheme.presetLibrary(notes: &notes))
         } else {
-            let (pattern, source) = try load()
-            let stem = name ?? (source == "-" ? "pattern" : source)
-            do { data = try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError.invalidInput(error.description) }
+            data = try ProgressBar.during("converting") {
+                let (pattern, source) = try load()
+                let stem = name ?? (source == "-" ? "pattern" : source)
+                do { return try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError.invalidInput("\(error)") }
+            }
         }
         try Self.report(notes, strict: strict)
         try OutputFile.write(data, to: output)

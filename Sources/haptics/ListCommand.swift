@@ -17,14 +17,14 @@ struct ListCommand: ParsableCommand {
         """
     )
 
-    @Flag(help: "Print a JSON array of {name, category, meaning, aliases, description}.")
+    @Flag(help: "Print a JSON array of {name, category, meaning, aliases, description, hapticsVersion}.")
     var json = false
 
     func run() throws {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(PresetLibrary.all)
+            let data = try encoder.encode(PresetLibrary.all.map(Versioned.init))
             writeStandardOutput(String(decoding: data, as: UTF8.self) + "\n")
             return
         }

@@ -5,7 +5,7 @@ import Haptics
 /// envelopes, each event, each dynamic parameter's timeline, and the rendered drive signal.
 ///
 /// Plain SVG 1.1 with inline attributes (no script, no external CSS), so browsers, editors and
-/// `rsvg-convert` all draw it the same.
+/// librsvg (which draws `.png` plots) all draw it the same.
 struct PatternPlot {
     var pattern: HapticPattern
     var profile: ActuatorProfile
@@ -28,21 +28,30 @@ struct PatternPlot {
         return "rgb(\(r),\(g),\(b))"
     }
 
+    /// The parameters the pattern changes, one lane each.
+    private var controls: [HapticControl] {
+        HapticControl.allCases.filter { control in
+            pattern.parameters.contains { HapticControl($0.id) == control } || pattern.curves.contains { HapticControl($0.id) == control }
+        }
+    }
+
+    /// The picture's height in pixels: the lanes, their gaps, the title and the time axis.
+    var height: Int {
+        Int(54 + envelopeHeight + laneGap + eventsHeight + laneGap + Double(controls.count) * (controlHeight + laneGap) + signalHeight + 60)
+    }
+
     var svg: String {
         let signal = HapticRenderer.render(pattern, profile: profile)
         let samples = signal.channel(profile.hapticChannels.first ?? 0)
         let seconds = max(pattern.duration, Double(samples.count) / signal.sampleRate, 0.001)
         let compiled = CompiledPattern(pattern)
-        let controls = HapticControl.allCases.filter { control in
-            pattern.parameters.contains { HapticControl($0.id) == control } || pattern.curves.contains { HapticControl($0.id) == control }
-        }
+        let controls = self.controls
         let plotWidth = Double(width) - left - right
         func x(_ t: Double) -> Double { left + t / seconds * plotWidth }
 
         var out: [String] = []
         var y = 54.0
-        let totalHeight = y + envelopeHeight + laneGap + eventsHeight + laneGap
-            + Double(controls.count) * (controlHeight + laneGap) + signalHeight + 60
+        let totalHeight = Double(height)
         out.append(##"<?xml version="1.0" encoding="UTF-8"?>"##)
         out.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(width)" height="\##(Int(totalHeight))" viewBox="0 0 \##(width) \##(Int(totalHeight))" font-family="sans-serif" font-size="12">"##)
         out.append(##"<rect width="100%" height="100%" fill="white"/>"##)

@@ -13,7 +13,7 @@ struct PlotCommand: ParsableCommand {
         bars, coloured from warm for round to cool for crisp); one lane per dynamic parameter \
         the pattern uses; and the rendered drive signal for the profile.
 
-        A .png output is converted with rsvg-convert (Debian: librsvg2-bin) when it is \
+        A .png output is drawn with librsvg (Debian: librsvg2-2) when it is \
         installed. With -o - the SVG goes to standard output.
 
         Exit status: 0 written, 1 invalid pattern or unwritable output, 2 usage error.
@@ -55,34 +55,21 @@ struct PlotCommand: ParsableCommand {
         reportWarnings(loaded.diagnostics)
         let profile = try profileOptions.resolve()
         let title = loaded.name == "-" ? "standard input" : loaded.name
-        let svg = Data(PatternPlot(pattern: loaded.pattern, profile: profile, title: title, width: width).svg.utf8)
+        let plot = PatternPlot(pattern: loaded.pattern, profile: profile, title: title, width: width)
         guard URL(fileURLWithPath: output).pathExtension.lowercased() == "png" else {
-            try OutputFile.write(svg, to: output)
+            try OutputFile.write(Data(plot.svg.utf8), to: output)
             return
         }
-        try Self.writePNG(svg, to: output)
+        try Self.writePNG(plot, to: output)
     }
 
-    /// Converts through rsvg-convert, which draws SVG as browsers do.
-    static func writePNG(_ svg: Data, to path: String) throws {
-        let search = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let converter = search.map({ "\($0)/rsvg-convert" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw CLIError.invalidInput("\(path): writing PNG needs rsvg-convert (Debian: apt-get install librsvg2-bin); write .svg instead")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: converter)
-        process.arguments = ["--format", "png", "--background-color", "white"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let writer = Thread { try? input.fileHandleForWriting.write(contentsOf: svg); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let png = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, !png.isEmpty else {
-            throw CLIError.invalidInput("\(path): rsvg-convert failed (status \(process.terminationStatus))")
+    /// Draws the SVG with librsvg, which draws SVG as browsers do.
+    static func writePNG(_ plot: PatternPlot, to path: String) throws {
+        let png: Data
+        do {
+            png = try SVGRasterizer.png(Data(plot.svg.utf8), width: plot.width, height: plot.height)
+        } catch {
+            throw CLIError.invalidInput("\(path): \(error.description)")
         }
         try OutputFile.write(png, to: path)
     }

@@ -29,6 +29,43 @@ final class ProgressBar {
         FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)%".utf8))
     }
 
+    /// Runs work whose progress cannot be counted (reading and converting a file), showing the
+    /// time it has taken with a moving bar once it has taken a second, on a terminal only.
+    static func during<T>(_ label: String, _ work: () throws -> T) rethrows -> T {
+        guard isatty(STDERR_FILENO) == 1 else { return try work() }
+        let done = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let bar = ProgressBar(label)
+            var tick = 0
+            while done.wait(timeout: .now() + 0.1) == .timedOut {
+                tick += 1
+                bar.spin(tick)
+            }
+            bar.finish()
+            ended.signal()
+        }
+        thread.start()
+        defer {
+            done.signal()
+            ended.wait()
+        }
+        return try work()
+    }
+
+    /// Draws a block moving along the bar, and the seconds elapsed.
+    private func spin(_ tick: Int) {
+        let elapsed = ContinuousClock.now - started
+        guard enabled, elapsed > .seconds(1) else { return }
+        let width = 30
+        let position = tick % (2 * width - 2)
+        let at = position < width ? position : 2 * width - 2 - position
+        let bar = String(repeating: "░", count: at) + "█" + String(repeating: "░", count: width - 1 - at)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        shown = 0
+        FileHandle.standardError.write(Data("\r\(label) \(bar) \(String(format: "%.1f", seconds)) s".utf8))
+    }
+
     /// Erases the bar.
     func finish() {
         guard enabled, shown >= 0 else { return }

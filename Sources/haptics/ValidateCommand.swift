@@ -77,7 +77,7 @@ struct ValidateCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            writeStandardOutput(String(decoding: try encoder.encode(reports), as: UTF8.self) + "\n")
+            writeStandardOutput(String(decoding: try encoder.encode(reports.map(Versioned.init)), as: UTF8.self) + "\n")
         } else {
             var text = ""
             for report in reports {

@@ -82,6 +82,7 @@ struct AdvancedPlayerTests {
         let player = try engine.makeAdvancedPlayer(with: try CHHapticPattern(events: [buzz], parameters: []))
         player.completionHandler = { _ in done.signal() }
         try player.start(atTime: CHHapticTimeImmediate)
+        // Kept: a seek while the buzz is playing, 0.3 s in, is the behaviour under test.
         Thread.sleep(forTimeInterval: 0.3)
         try player.seek(toOffset: 9.9)
         wait(done, "the player to complete after the seek")

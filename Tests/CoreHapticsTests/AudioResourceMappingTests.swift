@@ -1,15 +1,16 @@
 @testable import CoreHaptics
 import Foundation
 import Haptics
+import HapticsTestSupport
 import Testing
 
 @Suite("CoreHaptics audio resources map to native events")
 struct AudioResourceMappingTests {
     @Test("a player's native AudioCustom event carries the registered file and its options")
     func mapping() throws {
-        let sound = FileManager.default.temporaryDirectory.appendingPathComponent("corehaptics-\(UUID().uuidString).wav")
-        try Data("RIFF".utf8).write(to: sound)
-        defer { try? FileManager.default.removeItem(at: sound) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let sound = try folder.write("sound.wav", "RIFF")
         let engine = CHHapticEngine(hapticEngine: HapticEngine(device: "null"))
         let id = try engine.registerAudioResource(sound, options: [CHHapticAudioResourceKeyLoopEnabled: true])
         let event = CHHapticEvent(audioResourceID: id, parameters: [CHHapticEventParameter(parameterID: .audioVolume, value: 0.5)],

@@ -1,6 +1,7 @@
 import CoreHaptics
 import Foundation
 import Haptics
+import HapticsTestSupport
 import Testing
 
 @Suite("CoreHaptics pattern dictionaries")
@@ -113,8 +114,9 @@ struct PatternDictionaryTests {
 
     @Test("init(contentsOf:) reads an AHAP file; a missing one throws fileNotFound")
     func contentsOfFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("corehaptics-\(UUID().uuidString).ahap")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.file("pattern.ahap")
         try Data(#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient",}},]}"#.utf8).write(to: url)
         let pattern = try CHHapticPattern(contentsOf: url)
         #expect(pattern.hapticPattern.events.count == 1, "trailing commas are accepted, as Core Haptics does")

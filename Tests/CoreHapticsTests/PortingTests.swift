@@ -90,8 +90,7 @@ struct PortingTests {
             try owner.prepare()
             try owner.playAndStop()
         }
-        let deadline = Date().addingTimeInterval(5)
-        while owner.stops.isEmpty && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.suspendingUntil(timeout: .seconds(5), interval: .milliseconds(10)) { !owner.stops.isEmpty }
         #expect(owner.stops == [.notifyWhenFinished])
     }
 
@@ -140,9 +139,9 @@ struct PortingTests {
 
     @Test("audio resources: registered IDs make AudioCustom events; in-use and unknown IDs cannot be unregistered")
     func audioResources() throws {
-        let sound = FileManager.default.temporaryDirectory.appendingPathComponent("corehaptics-\(UUID().uuidString).wav")
-        try Data("RIFF".utf8).write(to: sound)
-        defer { try? FileManager.default.removeItem(at: sound) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let sound = try folder.write("sound.wav", "RIFF")
         let output = FileOutput()
         try output.run {
             let engine = try CHHapticEngine()

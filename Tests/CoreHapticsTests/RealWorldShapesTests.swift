@@ -63,9 +63,12 @@ struct RealWorldShapesTests {
                 }
                 try engine.makePlayer(with: try tapPattern()).start(atTime: CHHapticTimeImmediate)
                 wait(finished, "the players to finish")
+                // Kept: the app's pause between two taps, with the engine idle, is the scenario.
                 Thread.sleep(forTimeInterval: 0.05)
                 // No start(): the engine is still running.
                 try engine.makePlayer(with: try tapPattern(intensity: 0.5)).start(atTime: CHHapticTimeImmediate)
+                // Kept: a window in which a wrong .notifyWhenFinished stop would show; an absence
+                // has nothing to wait on.
                 Thread.sleep(forTimeInterval: 0.2)
                 #expect(!stoppedForFinish.value)
                 return try output.samples(seconds: 0.1)

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 import HapticsCore
 

@@ -32,24 +32,3 @@ func document(_ elements: String) -> String {
 func transient(at time: String = "0", extra: String = "") -> String {
     "{ \"Event\": { \"Time\": \(time), \"EventType\": \"HapticTransient\"\(extra.isEmpty ? "" : ", " + extra) } }"
 }
-
-/// A temporary folder removed when the value is discarded at the end of a test.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-core-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func write(_ name: String, _ text: String) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-        return file
-    }
-}

@@ -1,14 +1,18 @@
 import CSndFile
 import Foundation
 import HapticsFormats
+import HapticsTestSupport
 import Testing
 
 /// FLAC, Ogg Vorbis and MP3 read through libsndfile, written here by libsndfile itself.
 @Suite("Compressed sound files")
 struct CompressedFormatTests {
+    /// Where the files are written, for the whole run (a static is never released).
+    static let scratch = try! TemporaryFolder(prefix: "haptics-formats")
+
     /// Writes mono samples in a libsndfile major format; nil when this libsndfile cannot write it.
     static func write(_ samples: [Float], rate: Int32, format: Int32, name: String) -> String? {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-formats-\(getpid())-\(name)").path
+        let path = scratch.path(name)
         var info = SF_INFO()
         info.samplerate = rate
         info.channels = 1

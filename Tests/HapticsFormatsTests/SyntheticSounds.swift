@@ -1,9 +1,13 @@
 import Foundation
 import HapticsRender
+import HapticsTestSupport
 
 /// Sounds the analysis tests synthesise, with their truth, written as WAV files through the
 /// project's ``WAVWriter`` and read back through libsndfile like any user's file.
 enum SyntheticSounds {
+    /// Where the sounds are written, for the whole run (a static is never released).
+    static let scratch = try! TemporaryFolder(prefix: "haptics-formats-tests")
+
     /// A deterministic generator (xorshift), so every run hears the same noise.
     struct Random {
         var state: UInt64
@@ -20,9 +24,7 @@ enum SyntheticSounds {
 
     /// Writes interleaved samples to a temporary WAV file (32-bit float) and returns its path.
     static func write(_ samples: [Float], sampleRate: Int, channels: Int = 1, name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-formats-tests-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent(name + ".wav").path
+        let path = scratch.path(name + ".wav")
         let writer = try WAVWriter(path: path, sampleRate: sampleRate, channelCount: channels, format: .f32, frameCount: samples.count / channels)
         try samples.withUnsafeBufferPointer { try writer.write($0) }
         try writer.finish()

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
@@ -6,8 +7,9 @@ import Testing
 struct ALSADiagnosticsTests {
     /// Runs `body` with file descriptor 2 redirected to a file and returns what was written.
     private func capturingStandardError(_ body: () -> Void) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-stderr-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.file("stderr")
         let capture = open(url.path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
         try #require(capture >= 0)
         let saved = dup(2)

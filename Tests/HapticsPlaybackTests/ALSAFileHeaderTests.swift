@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
@@ -6,10 +7,6 @@ import Testing
 /// after closing, so the file says what its samples are.
 @Suite("WAV headers of the file plugin")
 struct ALSAFileHeaderTests {
-    private func temporaryWAV() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("haptics-alsa-header-\(UUID().uuidString).wav")
-    }
-
     private func play(_ samples: [Float], device: String, channelCount: Int, formats: [ALSASampleFormat]) throws -> ALSASampleFormat {
         let output = try ALSAOutput(device: device, sampleRate: 48_000, channelCount: channelCount, formats: formats)
         try samples.withUnsafeBufferPointer { try output.write($0) }
@@ -21,8 +18,9 @@ struct ALSAFileHeaderTests {
     @Test("Float32 through file:'PATH',wav, file:FILE=PATH,FORMAT=wav and file:\"PATH\",wav: IEEE float tag 3, 32 bits, samples bit for bit",
           arguments: ["file:'%@',wav", "file:FILE=%@,FORMAT=wav", "file:\"%@\",wav"], [1, 4])
     func floatHeader(form: String, channels: Int) throws {
-        let url = temporaryWAV()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.file("capture.wav")
         let frames = 2_000
         let samples = TestSignals.interleave((0..<channels).map {
             TestSignals.sine(frequency: 100 + 50 * Double($0), amplitude: 0.8, frames: frames, sampleRate: 48_000)
@@ -32,25 +30,27 @@ struct ALSAFileHeaderTests {
         let wav = try WAVFile(contentsOf: url)
         #expect(wav.encoding == .float(bits: 32))
         #expect(wav.channelCount == channels)
-        #expect(try wav.float32Samples().map(\.bitPattern) == samples.map(\.bitPattern))
+        #expect(try wav.checkedFloat32Samples().map(\.bitPattern) == samples.map(\.bitPattern))
     }
 
     @Test("16-bit output keeps the plugin's header: integer PCM, 16 bits")
     func integerHeader() throws {
-        let url = temporaryWAV()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.file("capture.wav")
         let samples = TestSignals.sine(frequency: 150, amplitude: 0.5, frames: 1_000, sampleRate: 48_000)
         let format = try play(samples, device: "file:'\(url.path)',wav", channelCount: 1, formats: [.s16])
         #expect(format == .s16)
         let wav = try WAVFile(contentsOf: url)
         #expect(wav.encoding == .integer(bits: 16))
-        #expect(try wav.int16Samples() == samples.map(ALSASampleConversion.s16))
+        #expect(try wav.checkedInt16Samples() == samples.map(ALSASampleConversion.s16))
     }
 
     @Test("file:PATH (the raw format) is left as the plugin wrote it: samples only, no header")
     func rawFileUntouched() throws {
-        let url = temporaryWAV()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.file("capture.wav")
         let samples = TestSignals.sine(frequency: 150, amplitude: 0.5, frames: 1_000, sampleRate: 48_000)
         _ = try play(samples, device: "file:\(url.path)", channelCount: 1, formats: [.float32])
         let bytes = try Data(contentsOf: url)

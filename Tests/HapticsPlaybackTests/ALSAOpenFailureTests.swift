@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
@@ -16,9 +17,9 @@ struct ALSAOpenFailureTests {
         guard ALSAOpenFailure.soundCardCount() == 0 else {
             try Test.cancel("this machine has a sound card")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("open-failure-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
+        defer { withExtendedLifetime(temporary) {} }
         let none = ["PULSE_SERVER": "unix:\(folder.path)/missing", "XDG_RUNTIME_DIR": folder.path]
         #expect(ALSAOpenFailure.cause(device: "default", environment: none)
                 == "no sound card, and no sound server (PulseAudio or PipeWire) is running for this user; see 'haptics devices'")

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
@@ -10,14 +11,15 @@ struct ALSAOutputPacingTests {
         let null = try ALSAOutput(device: "null", sampleRate: 48_000, channelCount: 1)
         defer { null.close() }
         #expect(!null.isPaced)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pacing-\(UUID().uuidString).wav")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.file("capture.wav")
         let file = try ALSAOutput(device: "file:'\(url.path)',wav", sampleRate: 48_000, channelCount: 1)
         defer { file.close() }
         #expect(!file.isPaced)
     }
 
-    @Test("a sound server's device is paced")
+    @Test("a sound server's device is paced", .tags(.realtime), .enabled(if: RealTime.isSelected, RealTime.skipReason))
     func pulseIsPaced() async throws {
         let paced = try await PulseAudioServer.withServer(sampleRate: 48_000, channelCount: 1) { _ in
             let output = try ALSAOutput(device: "pulse", sampleRate: 48_000, channelCount: 1)

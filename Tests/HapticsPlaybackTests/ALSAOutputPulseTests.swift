@@ -1,10 +1,11 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
 /// Real-time playback through ALSA's `pulse` device into a private PulseAudio null sink,
 /// checked against a recording of the sink's monitor.
-@Suite("ALSA output paced by a PulseAudio null sink")
+@Suite("ALSA output paced by a PulseAudio null sink", .tags(.realtime), .enabled(if: RealTime.isSelected, RealTime.skipReason))
 struct ALSAOutputPulseTests {
     static let rate = 48_000
 
@@ -37,7 +38,7 @@ struct ALSAOutputPulseTests {
             output.drain()
             let underruns = output.recoveryCount
             output.close()
-            Thread.sleep(forTimeInterval: 0.2)
+            try recording.waitForMore(seconds: 0.2)
             return (try recording.stop(), underruns)
         }
         #expect(underruns == 0, "the stream underran (machine too busy?), so the gap between bursts is not what was written")
@@ -70,13 +71,13 @@ struct ALSAOutputPulseTests {
             let recording = try server.startRecording()
             let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 1, latency: .milliseconds(20))
             try Self.writeInPeriods(firstSegment + [Float](repeating: 0, count: output.bufferFrames), to: output)
-            // Longer than the buffer: the device runs dry.
+            // The behaviour under test: a pause longer than the buffer, so the device runs dry.
             Thread.sleep(forTimeInterval: 0.3)
             try Self.writeInPeriods(secondSegment, to: output)
             output.drain()
             let recoveries = output.recoveryCount
             output.close()
-            Thread.sleep(forTimeInterval: 0.2)
+            try recording.waitForMore(seconds: 0.2)
             return (try recording.stop(), recoveries)
         }
 
@@ -103,6 +104,7 @@ struct ALSAOutputPulseTests {
             let recording = try server.startRecording()
             let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 1, latency: .milliseconds(50))
             let stopper = Thread {
+                // The behaviour under test: a stop 0.3 s into a write of 3 s.
                 Thread.sleep(forTimeInterval: 0.3)
                 output.stop()
             }
@@ -115,7 +117,7 @@ struct ALSAOutputPulseTests {
                 writeError = error
             }
             output.close()
-            Thread.sleep(forTimeInterval: 0.2)
+            try recording.waitForMore(seconds: 0.2)
             return (try recording.stop(), writeError)
         }
 

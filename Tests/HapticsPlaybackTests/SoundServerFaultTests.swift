@@ -9,28 +9,21 @@ import Testing
 @Suite("Sound server faults", .serialized)
 struct SoundServerFaultTests {
     /// The `haptics` binary built beside the tests.
-    static let haptics: URL? = {
-        var folder = Bundle.main.bundleURL
-        for _ in 0..<6 {
-            let candidate = folder.appendingPathComponent("haptics")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let haptics = HapticsProcess.executable
 
     /// Polls until the server has a playback stream (the player is running).
     func waitForStream(_ server: PulseAudioServer, _ player: ChildProcess) throws -> Bool {
         let listing = server.directory.appendingPathComponent("sink-inputs.txt")
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline && player.isRunning {
-            let pactl = try #require(PulseAudioServer.executable("pactl"))
+        let pactl = try #require(PulseAudioServer.executable("pactl"))
+        var connected = false
+        try Wait.until(timeout: .seconds(10), interval: .milliseconds(20)) {
+            guard player.isRunning else { return true }
             let process = try ChildProcess(pactl, ["list", "short", "sink-inputs"], environment: server.environment, standardOutput: listing)
             _ = process.wait(timeout: 5)
-            if let text = try? String(contentsOf: listing, encoding: .utf8), !text.isEmpty { return true }
-            usleep(20_000)
+            connected = (try? String(contentsOf: listing, encoding: .utf8)).map { !$0.isEmpty } ?? false
+            return connected
         }
-        return false
+        return connected
     }
 
     @Test("SIGINT or SIGTERM ends play while the sound server is frozen, with 130 or 143",
@@ -44,8 +37,8 @@ struct SoundServerFaultTests {
             try #require(try waitForStream(server, player), "the player never connected to the server")
             kill(serverProcess, SIGSTOP)
             defer { kill(serverProcess, SIGCONT) }
-            // Let the device's buffer run dry against the frozen server: the audio thread is
-            // now blocked inside alsa-lib.
+            // Kept (the behaviour under test): let the device's buffer run dry against the
+            // frozen server, so that the audio thread is blocked inside alsa-lib.
             usleep(200_000)
             player.send(signal)
             let status = player.wait(timeout: 3)
@@ -126,6 +119,7 @@ struct SoundServerFaultTests {
                 let player = try ChildProcess(haptics, ["play", "success", "--loop", "--device", "pulse"],
                                               environment: server.environment, standardError: errors)
                 defer { player.terminate() }
+                // Kept: the signal's delay after spawn is the variable under test.
                 usleep(delay * 1000)
                 kill(player.pid, signal)
                 let ending = player.waitForTermination(timeout: 5)
@@ -160,6 +154,7 @@ struct SoundServerFaultTests {
                     #expect(player.waitForTermination(timeout: 5) == .exited(0))
                     continue
                 }
+                // Kept: the signal's offset into the drain is the variable under test.
                 usleep(offset * 1000)
                 player.send(signal)
                 let ending = player.waitForTermination(timeout: 5)

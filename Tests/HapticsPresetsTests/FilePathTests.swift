@@ -2,6 +2,7 @@ import Foundation
 import HapticsCore
 import HapticsPresets
 import HapticsRender
+import HapticsTestSupport
 import Testing
 
 /// Every file the library reads or writes can be named by `URL` or by `String`, with the same
@@ -10,9 +11,9 @@ import Testing
 struct FilePathTests {
     @Test("AHAP files, profiles, settings and sound files read the same through either form; WAVs write the same")
     func bothForms() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
+        defer { withExtendedLifetime(temporary) {} }
         let ahap = folder.appendingPathComponent("tap.ahap")
         try Data(#"{"Pattern": [{"Event": {"Time": 0.1, "EventType": "HapticTransient"}}]}"#.utf8).write(to: ahap)
         let profile = folder.appendingPathComponent("p.json")

@@ -8,25 +8,9 @@ import Testing
 /// sample-rate checks, and custom profile files with their errors.
 @Suite("Actuator profiles")
 struct ActuatorProfileTests {
-    /// A folder of profile files, removed when the test's value goes away.
-    final class Folder {
-        let url: URL
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-profile-tests-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: url) }
-
-        func write(_ name: String, _ text: String) throws -> URL {
-            let file = url.appendingPathComponent(name)
-            try Data(text.utf8).write(to: file)
-            return file
-        }
-    }
-
     /// Loads `text` as a profile file and returns the error it must raise.
     func loadError(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (file: String, message: String) {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let file = try folder.write("custom.json", text)
         let error = try #require(throws: ProfileError.self, sourceLocation: sourceLocation) {
             try ActuatorProfile(contentsOf: file)
@@ -110,7 +94,7 @@ struct ActuatorProfileTests {
 
     @Test("a profile file with every key loads as written, channels 1-based in the file and 0-based in the profile")
     func fullFile() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let file = try folder.write("my.json", """
         {"name": "my-lra", "minFrequency": 150, "maxFrequency": 210, "sampleRate": 96000,
          "channels": 2, "hapticChannels": [2], "gain": 0.8, "intensityExponent": 1.5}
@@ -122,7 +106,7 @@ struct ActuatorProfileTests {
 
     @Test("a minimal profile file takes its name from the file and defaults for the rest")
     func minimalFile() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let file = try folder.write("bass-coil.json", #"{"minFrequency": 30, "maxFrequency": 90}"#)
         let profile = try ActuatorProfile(contentsOf: file)
         #expect(profile.name == "bass-coil")
@@ -136,7 +120,7 @@ struct ActuatorProfileTests {
 
     @Test("the numbers 0 and 1 are numbers, not booleans")
     func zeroAndOneAreNumbers() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let file = try folder.write("edge.json", #"{"minFrequency": 1, "maxFrequency": 100, "channels": 1, "hapticChannels": [1], "gain": 0}"#)
         let profile = try ActuatorProfile(contentsOf: file)
         #expect(profile.minFrequency == 1)
@@ -147,7 +131,7 @@ struct ActuatorProfileTests {
 
     @Test("allowedSampleRates sets the default rate to its first entry and restricts the rate")
     func allowedRates() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let file = try folder.write("fixed.json", #"{"minFrequency": 50, "maxFrequency": 300, "allowedSampleRates": [44100, 48000]}"#)
         let profile = try ActuatorProfile(contentsOf: file)
         #expect(profile.sampleRate == 44_100)
@@ -341,7 +325,7 @@ struct ActuatorProfileTests {
 
     @Test("a missing file names the file")
     func missingFile() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("absent.json").path
         let error = try #require(throws: ProfileError.self) { try ActuatorProfile.resolve(path) }
         #expect(error == .file(JSONFileError(file: path, .noSuchFile)))
@@ -350,7 +334,7 @@ struct ActuatorProfileTests {
 
     @Test("a device, a pipe or a folder is not read: the error says it is not a regular file, at once")
     func notARegularFile() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let fifo = folder.url.appendingPathComponent("pipe.json").path
         #expect(mkfifo(fifo, 0o600) == 0)
         for (path, kind) in [("/dev/zero", "a character device"), (fifo, "a pipe"), (folder.url.path, "a directory")] {
@@ -364,7 +348,7 @@ struct ActuatorProfileTests {
 
     @Test("a file over 1 MiB is refused by its size, without being read")
     func oversizedFile() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let huge = try folder.write("huge.json", "")
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 100 << 20)
@@ -384,7 +368,7 @@ struct ActuatorProfileTests {
 
     @Test("errors name the file as given: a relative path stays relative")
     func relativeName() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         _ = try folder.write("bad.json", Self.profileText(#""gain": 9"#))
         let base = URL(fileURLWithPath: folder.url.path, isDirectory: true)
         let error = try #require(throws: ProfileError.self) {
@@ -397,7 +381,7 @@ struct ActuatorProfileTests {
     func resolveNameAndPath() throws {
         #expect(try ActuatorProfile.resolve("lra") == .lra)
         #expect(try ActuatorProfile.resolve("DualSense") == .dualsense)
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let file = try folder.write("coil.json", #"{"minFrequency": 40, "maxFrequency": 120}"#)
         let profile = try ActuatorProfile.resolve(file.path)
         #expect(profile.name == "coil")

@@ -8,7 +8,6 @@ import Testing
 /// I/O errors) leave the old file byte for byte and no temporary file behind.
 @Suite("Atomic file writes")
 struct AtomicFileTests {
-    typealias Folder = WAVWriterTests.Folder
 
     let oldContents = Data("the old file, which must survive\n".utf8)
 
@@ -55,7 +54,7 @@ struct AtomicFileTests {
 
     @Test("a WAV written over an existing file replaces it only when complete; the folder holds nothing else")
     func replacesWhenComplete() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("out.wav")
         try oldContents.write(to: URL(fileURLWithPath: path))
         let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: 20_000)
@@ -64,7 +63,7 @@ struct AtomicFileTests {
         // Everything is written, but not committed: the old file is still what readers see.
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents)
         try writer.finish()
-        let wav = try WAVHeader(contentsOf: URL(fileURLWithPath: path))
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
         #expect(wav.int16Samples == samples.map(int16Sample))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.wav"])
     }
@@ -72,7 +71,7 @@ struct AtomicFileTests {
     @Test("EIO on write, EIO at fsync, ENOSPC on write: the old file is intact, no temporary file, one line naming the path",
           arguments: [("write EIO", EIO, 5_000, false), ("fsync EIO", EIO, nil, true), ("write ENOSPC", ENOSPC, 70_000, false), ("header EIO", EIO, 0, false)])
     func injectedFailures(name: String, code: Int32, budget: Int?, atSync: Bool) throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("out.wav")
         try oldContents.write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: WAVError.self, "\(name)") {
@@ -86,7 +85,7 @@ struct AtomicFileTests {
     @Test("a text file with EIO on write or at fsync: the old file is intact, no temporary file",
           arguments: [(5, false), (nil, true)] as [(Int?, Bool)])
     func textFileFailures(budget: Int?, atSync: Bool) throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("out.csv")
         try oldContents.write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: FileWriteError.self) {
@@ -102,7 +101,7 @@ struct AtomicFileTests {
 
     @Test("a file released without commit leaves the old file and no temporary file")
     func discardedWithoutCommit() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("out.ahap")
         try oldContents.write(to: URL(fileURLWithPath: path))
         do {
@@ -129,7 +128,7 @@ struct AtomicFileTests {
 
     @Test("a replaced file keeps its mode; a new one is 0644 less the umask")
     func permissions() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("out.wav")
         try writeWAV(to: path, frames: 100)
         // The process's umask, read without changing it (tests run in parallel).
@@ -151,7 +150,7 @@ struct AtomicFileTests {
 
     @Test("a symbolic link stays a link; the file it names (relative, through two links) is replaced")
     func symbolicLinks() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("real"), withIntermediateDirectories: true)
         let real = folder.path("real/target.wav")
         try oldContents.write(to: URL(fileURLWithPath: real))
@@ -160,7 +159,7 @@ struct AtomicFileTests {
         try writeWAV(to: folder.path("outer.wav"), frames: 1_000)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("outer.wav")) == "inner.wav")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("inner.wav")) == "real/target.wav")
-        let wav = try WAVHeader(contentsOf: URL(fileURLWithPath: real))
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: real))
         #expect(wav.int16Samples.count == 1_000)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("real")) == ["target.wav"])
         // A dangling link creates the file it names.
@@ -172,7 +171,7 @@ struct AtomicFileTests {
 
     @Test("a target whose name is near the 255-byte limit still gets a temporary file and is written")
     func longName() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let name = String(repeating: "n", count: 251) + ".wav"
         try writeWAV(to: folder.path(name), frames: 100)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [name])
@@ -192,7 +191,7 @@ struct AtomicFileTests {
 
     @Test("a FIFO is written in place: the reader gets the whole WAV and the FIFO stays a FIFO")
     func fifoInPlace() async throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("pipe.wav")
         #expect(mkfifo(path, 0o644) == 0)
         let reader = Task.detached { () -> Data? in
@@ -200,7 +199,7 @@ struct AtomicFileTests {
         }
         try writeWAV(to: path, frames: 5_000)
         let data = try #require(await reader.value)
-        let wav = try WAVHeader(bytes: [UInt8](data))
+        let wav = try WAVFile(bytes: [UInt8](data))
         #expect(wav.int16Samples == ramp(5_000).map(int16Sample))
         var info = stat()
         #expect(stat(path, &info) == 0)
@@ -210,7 +209,7 @@ struct AtomicFileTests {
 
     @Test("a directory, a missing folder: 'cannot create the file' with the reason, nothing created")
     func cannotCreate() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let error = try #require(throws: FileWriteError.self) { try AtomicFile(path: folder.url.path) }
         #expect(error.description == "\(folder.url.path): cannot create the file (Is a directory)")
         let missing = folder.path("missing/out.wav")

@@ -110,18 +110,18 @@ struct AudioSynthesisTests {
     // MARK: AudioCustom
 
     /// A folder with `sine.wav`: 440 Hz at 44.1 kHz, amplitude 0.5, `seconds` long.
-    func soundFolder(seconds: Double = 0.5, channels: Int = 1, encoding: TestWAV.Encoding = .f32) throws -> URL {
-        let folder = try TestWAV.temporaryFolder()
+    func soundFolder(seconds: Double = 0.5, channels: Int = 1, encoding: TestWAV.Encoding = .f32) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
         var samples = TestWAV.sine(frequency: 440, seconds: seconds, sampleRate: 44_100)
         if channels == 2 { samples = samples.flatMap { [$0, 0] } }
-        try TestWAV.write(samples, channels: channels, sampleRate: 44_100, encoding: encoding, to: folder.appendingPathComponent("sine.wav"))
+        try TestWAV.write(samples, channels: channels, sampleRate: 44_100, encoding: encoding, to: folder.file("sine.wav"))
         return folder
     }
 
-    func custom(_ folder: URL, at time: Double = 0.1, duration: Double = 0, envelope: Bool? = false, loop: Bool? = nil,
+    func custom(_ folder: TemporaryFolder, at time: Double = 0.1, duration: Double = 0, envelope: Bool? = false, loop: Bool? = nil,
                 parameters: [HapticEvent.Parameter] = []) -> HapticEvent {
         HapticEvent(.audioCustom, at: time, duration: duration, parameters: parameters,
-                    audio: .init(path: "sine.wav", usesVolumeEnvelope: envelope, loopEnabled: loop, directory: folder))
+                    audio: .init(path: "sine.wav", usesVolumeEnvelope: envelope, loopEnabled: loop, directory: folder.url))
     }
 
     @Test("a sound file plays at its time, resampled from 44.1 to 48 kHz, as recorded, for its length")
@@ -199,13 +199,13 @@ struct AudioSynthesisTests {
 
     @Test("a missing sound file is one problem naming it, and its events are silent")
     func missingFile() throws {
-        let folder = try TestWAV.temporaryFolder()
+        let folder = try TemporaryFolder()
         let pattern = HapticPattern(events: [custom(folder, at: 0), custom(folder, at: 0.2), tone(at: 0.3, duration: 0.1)])
         let compiled = CompiledPattern(pattern, includingAudio: true)
         #expect(compiled.soundFileProblems.count == 1)
         let problem = try #require(compiled.soundFileProblems.first)
         #expect(problem.reason == .missing)
-        #expect(problem.description == folder.appendingPathComponent("sine.wav").path + ": sound file not found")
+        #expect(problem.description == folder.file("sine.wav").path + ": sound file not found")
         let x = monoRender(pattern)
         #expect(Signal.firstNonZero(x) ?? 0 >= Int(0.3 * rate), "only the tone sounds")
         #expect(CompiledPattern(pattern).soundFileProblems.isEmpty, "files are read only when audio is compiled")
@@ -341,9 +341,9 @@ struct AudioSynthesisTests {
 
     @Test("malformed, unsupported, too large and missing files are errors naming the file")
     func readerErrors() throws {
-        let folder = try TestWAV.temporaryFolder()
+        let folder = try TemporaryFolder()
         func load(_ name: String, _ bytes: [UInt8]?, limit: Int = AudioClip.defaultByteLimit) -> SoundFileError? {
-            let url = folder.appendingPathComponent(name)
+            let url = folder.file(name)
             if let bytes { try? Data(bytes).write(to: url) }
             do { _ = try AudioClip.load(path: url.path, byteLimit: limit); return nil } catch { return error }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 @testable import HapticsRender
 
@@ -11,19 +12,19 @@ struct WAVWriterRF64Tests {
 
     /// Writes `samples` with a RIFF limit of `riffLimit` bytes and reads the file back.
     func write(_ samples: [Float], channels: Int, format: SampleFormat, riffLimit: Int,
-               declaredFrames: Int? = nil, in folder: WAVWriterTests.Folder) throws -> (WAVHeader, Bool) {
+               declaredFrames: Int? = nil, in folder: TemporaryFolder) throws -> (WAVFile, Bool) {
         let path = folder.path("big.wav")
         let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: channels, format: format,
                                    frameCount: declaredFrames ?? samples.count / channels, riffLimit: riffLimit)
         try samples.withUnsafeBufferPointer { try writer.write($0) }
         try writer.finish()
-        return (try WAVHeader(contentsOf: URL(fileURLWithPath: path)), writer.isRF64)
+        return (try WAVFile(contentsOf: URL(fileURLWithPath: path)), writer.isRF64)
     }
 
     @Test("past the RIFF limit the file is RF64: ds64 holds the 64-bit sizes, the 32-bit fields are 0xFFFFFFFF",
           arguments: [(1, SampleFormat.s16), (2, .f32), (4, .s16), (4, .f32)])
     func rf64PastTheLimit(channels: Int, format: SampleFormat) throws {
-        let folder = try WAVWriterTests.Folder()
+        let folder = try TemporaryFolder()
         let frames = 3_001
         let samples = ramp(frames * channels)
         let (wav, isRF64) = try write(samples, channels: channels, format: format, riffLimit: 1_000, in: folder)
@@ -49,7 +50,7 @@ struct WAVWriterRF64Tests {
 
     @Test("at the limit exactly the file stays RIFF; one frame more makes it RF64")
     func switchesAtTheLimit() throws {
-        let folder = try WAVWriterTests.Folder()
+        let folder = try TemporaryFolder()
         let frames = 500
         let riffBytes = WAVWriter.riffSize(frames: frames, channelCount: 1, format: .s16, rf64: false)
         let (atLimit, atLimitIsRF64) = try write(ramp(frames), channels: 1, format: .s16, riffLimit: riffBytes, in: folder)
@@ -91,7 +92,7 @@ struct WAVWriterRF64Tests {
 
     @Test("more frames than a RIFF header declared and can describe: an error, and no file is left")
     func undeclaredGrowthIsRefused() throws {
-        let folder = try WAVWriterTests.Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("grown.wav")
         let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: 10, riffLimit: 1_000)
         let samples = ramp(2_000)
@@ -104,7 +105,7 @@ struct WAVWriterRF64Tests {
 
     @Test("a file declared RF64 that ends short keeps an RF64 header with the true sizes")
     func shortRF64IsCorrected() throws {
-        let folder = try WAVWriterTests.Folder()
+        let folder = try TemporaryFolder()
         let (wav, isRF64) = try write(ramp(800), channels: 1, format: .f32, riffLimit: 1_000, declaredFrames: 5_000, in: folder)
         #expect(isRF64)
         #expect(wav.isRF64)

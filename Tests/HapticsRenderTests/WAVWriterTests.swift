@@ -1,24 +1,14 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 @testable import HapticsRender
 
 /// The WAV files ``WAVWriter`` produces, read back byte by byte.
 @Suite("WAV writer")
 struct WAVWriterTests {
-    /// A folder removed when the test's value goes away.
-    final class Folder {
-        let url: URL
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-wav-tests-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: url) }
-        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    }
-
     /// Writes `samples` (interleaved) in blocks of `block` samples and reads the file back.
     func write(_ samples: [Float], channels: Int, format: SampleFormat, rate: Int = 48_000,
-               declaredFrames: Int? = nil, block: Int = 1000, in folder: Folder) throws -> WAVHeader {
+               declaredFrames: Int? = nil, block: Int = 1000, in folder: TemporaryFolder) throws -> WAVFile {
         let path = folder.path("out.wav")
         let writer = try WAVWriter(path: path, sampleRate: rate, channelCount: channels, format: format,
                                    frameCount: declaredFrames ?? samples.count / channels)
@@ -32,7 +22,7 @@ struct WAVWriterTests {
         }
         #expect(writer.framesWritten == samples.count / channels)
         try writer.finish()
-        return try WAVHeader(contentsOf: URL(fileURLWithPath: path))
+        return try WAVFile(contentsOf: URL(fileURLWithPath: path))
     }
 
     /// An independent statement of the 16-bit rule: clip, scale by 32767 in single precision,
@@ -48,7 +38,7 @@ struct WAVWriterTests {
 
     @Test("16-bit mono: PCM tag 1, 16-byte fmt, byte rate and block align for 2-byte frames, no fact chunk")
     func s16MonoHeader() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let frames = 1234
         let wav = try write(ramp(frames), channels: 1, format: .s16, rate: 44_100, in: folder)
         #expect(wav.formatTag == 1)
@@ -67,7 +57,7 @@ struct WAVWriterTests {
 
     @Test("32-bit float stereo: IEEE float tag 3, 18-byte fmt, a fact chunk with the frame count")
     func f32StereoHeader() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let frames = 777
         let wav = try write(ramp(frames * 2), channels: 2, format: .f32, in: folder)
         #expect(wav.formatTag == 3)
@@ -85,7 +75,7 @@ struct WAVWriterTests {
 
     @Test("16-bit 4-channel uses WAVE_FORMAT_EXTENSIBLE with a PCM sub-format and 16 valid bits")
     func s16FourChannelHeader() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let frames = 500
         let wav = try write(ramp(frames * 4), channels: 4, format: .s16, in: folder)
         #expect(wav.formatTag == 0xFFFE)
@@ -96,7 +86,7 @@ struct WAVWriterTests {
         #expect(wav.bitsPerSample == 16)
         #expect(wav.validBits == 16)
         #expect(wav.subFormatTag == 1)
-        #expect(wav.subFormatSuffix == WAVHeader.guidSuffix)
+        #expect(wav.subFormatSuffix == WAVFile.guidSuffix)
         #expect(wav.factFrames == nil)
         #expect(wav.dataSize == frames * 8)
         #expect(wav.riffSize == wav.fileSize - 8)
@@ -104,7 +94,7 @@ struct WAVWriterTests {
 
     @Test("32-bit float 4-channel uses WAVE_FORMAT_EXTENSIBLE with a float sub-format and a fact chunk")
     func f32FourChannelHeader() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let frames = 300
         let wav = try write(ramp(frames * 4), channels: 4, format: .f32, in: folder)
         #expect(wav.formatTag == 0xFFFE)
@@ -113,7 +103,7 @@ struct WAVWriterTests {
         #expect(wav.bitsPerSample == 32)
         #expect(wav.validBits == 32)
         #expect(wav.subFormatTag == 3)
-        #expect(wav.subFormatSuffix == WAVHeader.guidSuffix)
+        #expect(wav.subFormatSuffix == WAVFile.guidSuffix)
         #expect(wav.factFrames == frames)
         #expect(wav.dataSize == frames * 16)
         #expect(wav.riffSize == wav.fileSize - 8)
@@ -121,7 +111,7 @@ struct WAVWriterTests {
 
     @Test("16-bit samples are clipped, scaled by 32767 and rounded half away from zero, across buffer flushes")
     func s16SamplesRoundTrip() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let probes: [Float] = [0, -0.0, 1, -1, 1.5, -1.5, .infinity, -.infinity, .nan, 0.5, -0.5,
                                0.5 / 32767, -0.5 / 32767, 1.5 / 32767, -1.5 / 32767, 0.49 / 32767, 1e-30]
         // Enough samples to pass the writer's internal flush threshold several times.
@@ -137,7 +127,7 @@ struct WAVWriterTests {
 
     @Test("32-bit float samples are stored bit for bit, including NaN, infinities, -0 and subnormals")
     func f32SamplesAreBitExact() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let probes: [Float] = [0, -0.0, 1, -1, 1.5, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, -.leastNormalMagnitude, .pi]
         let samples = probes + ramp(60_001)
         let wav = try write(samples, channels: 1, format: .f32, block: 333, in: folder)
@@ -147,7 +137,7 @@ struct WAVWriterTests {
 
     @Test("finish() rewrites the header of a regular file when fewer frames arrived than were declared")
     func finishCorrectsShortFile() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         for format in SampleFormat.allCases {
             let wav = try write(ramp(600 * 2), channels: 2, format: format, declaredFrames: 1000, in: folder)
             let frameBytes = 2 * format.bytesPerSample
@@ -160,7 +150,7 @@ struct WAVWriterTests {
 
     @Test("finish() also corrects the header when more frames arrived than were declared")
     func finishCorrectsLongFile() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let wav = try write(ramp(900), channels: 1, format: .f32, declaredFrames: 100, in: folder)
         #expect(wav.dataSize == 900 * 4)
         #expect(wav.factFrames == 900)
@@ -169,7 +159,7 @@ struct WAVWriterTests {
 
     @Test("a path that cannot be created throws a WAVError naming the path")
     func unwritablePath() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let path = folder.path("missing-folder/out.wav")
         let error = try #require(throws: WAVError.self) {
             try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: 10)
@@ -188,7 +178,9 @@ struct WAVWriterFormatTests {
         (-1, 1), (0, 1), (1_000_001, 1), (48_000, 0), (48_000, -2), (48_000, 257),
     ])
     func unsupportedFormat(rate: Int, channels: Int) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-wav-\(UUID().uuidString).wav").path
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.path("out.wav")
         let error = try #require(throws: WAVError.self) {
             try WAVWriter(path: path, sampleRate: rate, channelCount: channels, format: .s16, frameCount: 10)
         }

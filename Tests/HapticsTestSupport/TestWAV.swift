@@ -53,11 +53,4 @@ public enum TestWAV {
         try Data(bytes(samples, channels: channels, sampleRate: sampleRate, encoding: encoding)).write(to: url)
         return url.path
     }
-
-    /// A fresh temporary folder for a test's files.
-    public static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-audio-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

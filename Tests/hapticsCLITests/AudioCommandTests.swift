@@ -43,7 +43,7 @@ struct AudioCommandTests {
         let pattern = try AHAPDecoder().decode(contentsOf: folder.url.appendingPathComponent("audio.ahap")).pattern
         let actuator = try #require(ActuatorProfile.named(profile))
         let expected = HapticRenderer.render(pattern, profile: actuator, includingAudio: true)
-        #expect(try WAVContents(withAudio.stdout).float32Samples.map(\.bitPattern) == expected.samples.map(\.bitPattern))
+        #expect(try WAVFile(withAudio.stdout).float32Samples.map(\.bitPattern) == expected.samples.map(\.bitPattern))
         #expect(expected.statistics.audioPeak > 0.3, "the oracle has audio")
 
         let hapticOnly = try await HapticsProcess.run(["render", "audio.ahap", "--profile", profile, "--format", "f32", "-o", "-"],
@@ -51,7 +51,7 @@ struct AudioCommandTests {
         #expect(hapticOnly.status == 0)
         #expect(hapticOnly.errorLines == ["audio.ahap: note: 2 audio events left out (add --audio to mix them in)"])
         let haptic = HapticRenderer.render(pattern, profile: actuator)
-        #expect(try WAVContents(hapticOnly.stdout).float32Samples.map(\.bitPattern) == haptic.samples.map(\.bitPattern))
+        #expect(try WAVFile(hapticOnly.stdout).float32Samples.map(\.bitPattern) == haptic.samples.map(\.bitPattern))
     }
 
     @Test("a missing sound file is one warning naming it, for render --audio and for play; the rest plays")

@@ -3,32 +3,6 @@ import HapticsTestSupport
 import Testing
 
 
-/// A temporary folder removed when the value is discarded at the end of a test.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
-        try write(name, Data(text.utf8))
-    }
-
-    @discardableResult
-    func write(_ name: String, _ data: Data) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try data.write(to: file)
-        return file
-    }
-}
-
 /// A small valid pattern with unsorted events, a parameter and a curve.
 let samplePattern = """
 {

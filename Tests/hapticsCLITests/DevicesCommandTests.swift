@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// `haptics devices`: what a user reads to pick `--device` or `--rumble`, and the JSON scripts use.

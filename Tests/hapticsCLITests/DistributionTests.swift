@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// The binary a user copies or installs: no library of the Swift toolchain, runs with the
@@ -54,9 +55,9 @@ struct DistributionTests {
             try Test.cancel("cannot tell where the toolchain is (swift at '\(swift)')")
         }
         let toolchain = String(swift[..<range.lowerBound])
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: empty) }
+        let temporary = try TemporaryFolder()
+        let empty = temporary.url
+        defer { withExtendedLifetime(temporary) {} }
         let probe = try shell("unshare -m true")
         guard probe.status == 0 else { try Test.cancel("unshare -m is not permitted here: \(probe.output)") }
         // A private mount namespace in which an empty folder covers the toolchain.
@@ -78,9 +79,9 @@ struct DistributionTests {
         guard !library.isEmpty, FileManager.default.fileExists(atPath: library) else { try Test.cancel("libsndfile is not installed here") }
         let probe = try shell("unshare -m true")
         guard probe.status == 0 else { try Test.cancel("unshare -m is not permitted here: \(probe.output)") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-sndfile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
+        defer { withExtendedLifetime(temporary) {} }
         // /dev/null over the library, in a private mount namespace: dlopen finds no ELF there.
         let run = try shell("""
             cd "\(folder.path)" && "\(binary.path)" render success -o tap.wav && \
@@ -98,8 +99,9 @@ struct DistributionTests {
     @Test("install.sh installs the binary, man pages, completions and udev rule into a prefix, and --uninstall removes exactly them")
     func installAndUninstall() throws {
         _ = try releaseBinary()
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-prefix-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: prefix) }
+        let temporary = try TemporaryFolder()
+        let prefix = temporary.url
+        defer { withExtendedLifetime(temporary) {} }
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("share/man/man1"), withIntermediateDirectories: true)
         // Someone else's file in a shared folder must survive the uninstall.
         let other = prefix.appendingPathComponent("share/man/man1/other.1")

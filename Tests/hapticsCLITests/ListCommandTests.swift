@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// `haptics list`: the preset library as the README documents it, and the aliases it resolves.

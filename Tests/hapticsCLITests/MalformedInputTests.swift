@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// Hostile and broken inputs, generated at test time: each must give one error line and exit

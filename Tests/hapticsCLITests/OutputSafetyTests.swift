@@ -79,9 +79,9 @@ struct OutputSafetyTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 0, count: 20))
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("out.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("out.wav"))
         #expect(wav.riffSize == wav.fileSize - 8)
-        #expect(wav.declaredDataSize == wav.dataBytesInFile)
+        #expect(wav.dataSize == wav.dataBytesInFile)
         let matches = try (0..<20).filter { index in
             let pattern = try AHAPDecoder().decode(Data(Self.pattern(index).utf8)).pattern
             let expected = HapticRenderer.render(pattern)
@@ -104,8 +104,6 @@ struct OutputSafetyTests {
         try Self.oldContents.write(to: target)
         let running = try BackgroundHaptics(["render", "long.ahap", "-o", target.path, "--sample-rate", "96000", "--format", "f32"], in: folder.url)
         // Waits for the temporary file to grow, then interrupts.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(30))
         func temporarySize() -> Int {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
             return names.filter { $0 != "long.wav" }.compactMap {
@@ -114,9 +112,7 @@ struct OutputSafetyTests {
         }
         // Polls without suspending: a busy test pool could resume a sleeping task only after
         // the render had finished.
-        while temporarySize() < 1_000_000, clock.now < deadline {
-            usleep(2_000)
-        }
+        Wait.until(timeout: .seconds(30), interval: .milliseconds(2)) { temporarySize() >= 1_000_000 }
         #expect(temporarySize() >= 1_000_000, "the render's temporary file did not appear")
         running.send(signal)
         let outcome = try await running.wait(timeout: .seconds(30))
@@ -156,13 +152,13 @@ struct PlayFileHeaderTests {
         #expect(play.status == 0, "\(play.errorOutput)")
         let render = try await HapticsProcess.run(["render", "sample.ahap", "-o", "rendered.wav", "--format", "f32"], in: folder.url, timeout: .seconds(60))
         #expect(render.status == 0)
-        let wav = try WAVContents(contentsOf: captured)
+        let wav = try WAVFile(contentsOf: captured)
         #expect(wav.formatTag == 3)
         #expect(wav.bitsPerSample == 32)
         #expect(wav.blockAlign == 4 * wav.channelCount)
         // The capture starts with the engine's lead-in; its signal is the render's, read as floats.
-        let rendered = try WAVContents(contentsOf: folder.url.appendingPathComponent("rendered.wav")).float32Samples
-        let signal = WAVContents.channel(0, of: wav.float32Samples, channels: wav.channelCount)
+        let rendered = try WAVFile(contentsOf: folder.url.appendingPathComponent("rendered.wav")).float32Samples
+        let signal = WAVFile.channel(0, of: wav.float32Samples, channels: wav.channelCount)
         let start = try #require(signal.firstIndex { $0 != 0 })
         let renderedStart = try #require(rendered.firstIndex { $0 != 0 })
         let same = signal.dropFirst(start).prefix(rendered.count - renderedStart).elementsEqual(rendered.dropFirst(renderedStart)) { $0.bitPattern == $1.bitPattern }

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// Mistakes that used to pass silently: a continuous event without a length, times typed in

@@ -4,86 +4,6 @@ import HapticsRender
 import HapticsTestSupport
 import Testing
 
-/// A `haptics` process running in the background: for sending it signals, and for runs that
-/// need their own environment. Standard streams go to files, so a chatty process cannot block.
-final class BackgroundHaptics {
-    struct Outcome {
-        var status: Int32
-        /// Whether the process exited (rather than being killed by a signal).
-        var exited: Bool
-        var stdout: String
-        var stderr: String
-        var timedOut: Bool
-        var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
-        var outputLines: [String] { stdout.split(separator: "\n").map(String.init) }
-    }
-
-    let process = Process()
-    private let scratch: URL
-
-    init(_ arguments: [String], in directory: URL, environment: [String: String]? = nil,
-         sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let executable = try #require(HapticsProcess.executable, "the haptics binary was not found next to the tests", sourceLocation: sourceLocation)
-        scratch = directory.appendingPathComponent("streams-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        for name in ["stdout", "stderr"] { try Data().write(to: scratch.appendingPathComponent(name)) }
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("stdout"))
-        process.standardError = try FileHandle(forWritingTo: scratch.appendingPathComponent("stderr"))
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
-    }
-
-    /// What the process has written to standard output so far.
-    var outputSoFar: String {
-        String(decoding: (try? Data(contentsOf: scratch.appendingPathComponent("stdout"))) ?? Data(), as: UTF8.self)
-    }
-
-    /// Polls standard output until `condition` holds (true) or `timeout` passes (false).
-    func waitForOutput(timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if condition(outputSoFar) { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(outputSoFar)
-    }
-
-    /// Waits for the process to end, killing it after `timeout` (a hang, recorded as an issue).
-    func wait(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        var timedOut = false
-        while process.isRunning {
-            if clock.now >= deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("haptics \(process.arguments?.joined(separator: " ") ?? "") did not finish within \(timeout)", sourceLocation: sourceLocation)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus,
-            exited: process.terminationReason == .exit,
-            stdout: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stdout")), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stderr")), as: UTF8.self),
-            timedOut: timedOut)
-    }
-}
-
 /// `haptics play`: ALSA's `file:` plugin captures what the command sends a device, which must
 /// be what `haptics render` writes; signals fade out; devices that are missing are reported.
 @Suite("haptics play")
@@ -159,11 +79,11 @@ struct PlayCommandTests {
             in: folder.url, timeout: .seconds(30))
         #expect(rendered.status == 0)
 
-        let reference = try WAVContents(rendered.stdout)
-        let wav = try WAVContents(contentsOf: capture)
+        let reference = try WAVFile(rendered.stdout)
+        let wav = try WAVFile(contentsOf: capture)
         #expect(wav.sampleRate == 48_000)
         #expect(wav.channelCount == reference.channelCount)
-        #expect(wav.declaredDataSize == wav.data.count, "the device was closed, so the plugin fixed the header")
+        #expect(wav.dataSize == wav.data.count, "the device was closed, so the plugin fixed the header")
         let channels = wav.channelCount
         let expectedFloats = reference.float32Samples
         // Compare in the capture's format: bit for bit as floats, or through int16Sample.
@@ -213,19 +133,18 @@ struct PlayCommandTests {
         // Signal once sound reaches the file: the player has started, so the signal watcher is
         // installed (it is set up before the player starts). Polling looks at the size first,
         // because the player's render thread, unpaced here, keeps a core busy until then.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(10))
         var sounding = false
         var checkedSize = 0
-        while !sounding && running.process.isRunning && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        try await Wait.suspendingUntil(timeout: .seconds(10)) {
+            guard running.process.isRunning else { return true }
             let size = (try? FileManager.default.attributesOfItem(atPath: capture.path)[.size] as? Int) ?? 0
             // A quarter megabyte is over a second of sound, more than the checks below read.
-            guard size >= max(checkedSize + 64 * 1024, 256 * 1024), let handle = try? FileHandle(forReadingFrom: capture) else { continue }
+            guard size >= max(checkedSize + 64 * 1024, 256 * 1024), let handle = try? FileHandle(forReadingFrom: capture) else { return false }
             defer { try? handle.close() }
             checkedSize = size
             try handle.seek(toOffset: UInt64(size - 64 * 1024))
             sounding = (try handle.read(upToCount: 64 * 1024) ?? Data()).contains { $0 != 0 }
+            return sounding
         }
         try #require(sounding, "no sound reached \(capture.lastPathComponent)")
         running.send(signal)
@@ -239,9 +158,9 @@ struct PlayCommandTests {
         #expect(outcome.stdout.isEmpty)
 
         // The last second of the capture holds full-scale sine, then the fade and silence.
-        let wav = try WAVContents(contentsOf: capture, lastFrames: 48_000)
-        #expect(wav.declaredDataSize == wav.dataBytesInFile, "the device was closed, so the plugin fixed the header")
-        let x = WAVContents.channel(0, of: wav.samplesAsFloat, channels: wav.channelCount)
+        let wav = try WAVFile(contentsOf: capture, lastFrames: 48_000)
+        #expect(wav.dataSize == wav.dataBytesInFile, "the device was closed, so the plugin fixed the header")
+        let x = WAVFile.channel(0, of: wav.samplesAsFloat, channels: wav.channelCount)
         try #require(x.count == 48_000, "at least a second was played before the signal")
         let peak = x.reduce(Float(0)) { max($0, abs($1)) }
         #expect(peak > 0.99, "full scale before the fade")
@@ -284,9 +203,9 @@ struct PlayCommandTests {
         #expect(outcome.errorLines.first?.contains("no sound card, and no sound server (PulseAudio or PipeWire) is running for this user") == true, "\(outcome.stderr)")
         let expectedPath = folder.url.appendingPathComponent("haptics/\(name).wav").path
         #expect(outcome.outputLines.first == "Rendered \(name).ahap for the 'wideband' profile instead: \(expectedPath)")
-        let wav = try WAVContents(contentsOf: URL(fileURLWithPath: expectedPath))
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: expectedPath))
         #expect(wav.formatTag == 1 && wav.bitsPerSample == 16 && wav.channelCount == 1 && wav.sampleRate == 48_000)
-        #expect(wav.declaredDataSize == wav.data.count)
+        #expect(wav.dataSize == wav.data.count)
         let pattern = try AHAPDecoder().decode(Data(samplePattern.utf8)).pattern
         #expect(wav.int16Samples == HapticRenderer.render(pattern).samples.map(int16Sample))
     }
@@ -323,12 +242,10 @@ struct PlayCommandTests {
         let capture = folder.url.appendingPathComponent("forever.wav")
         let once = try await HapticsProcess.run(["render", "success", "--format", "f32", "-o", "-"], timeout: .seconds(30))
         let running = try BackgroundHaptics(["play", "success", "--loop", "0", "--device", fileDevice(capture)], in: folder.url)
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(10))
         var size = 0
-        while size < 10 * once.stdout.count && running.process.isRunning && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        try await Wait.suspendingUntil(timeout: .seconds(10)) {
             size = (try? FileManager.default.attributesOfItem(atPath: capture.path)[.size] as? Int) ?? 0
+            return size >= 10 * once.stdout.count || !running.process.isRunning
         }
         #expect(running.process.isRunning, "stopped after \(size) bytes; one play renders \(once.stdout.count)")
         running.send(SIGINT)

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import HapticsTestSupport
 import Testing
 
 /// `haptics plot`: a well-formed SVG whose lanes show what the pattern holds.

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 @Suite("Presets and settings on the command line")

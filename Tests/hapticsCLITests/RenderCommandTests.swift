@@ -1,6 +1,7 @@
 import Foundation
 import HapticsCore
 import HapticsRender
+import HapticsTestSupport
 import Testing
 
 /// `haptics render`: the WAV it writes, checked against what the library renders, the rumble
@@ -26,15 +27,15 @@ struct RenderCommandTests {
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
         #expect(result.errorOutput.isEmpty)
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("out.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("out.wav"))
         let expected = try libraryRender()
         #expect(wav.formatTag == 1)
         #expect(wav.channelCount == 1)
         #expect(wav.sampleRate == 48_000)
         #expect(wav.bitsPerSample == 16)
         #expect(wav.blockAlign == 2)
-        #expect(wav.declaredDataSize == expected.frameCount * 1 * 2)
-        #expect(wav.data.count == wav.declaredDataSize)
+        #expect(wav.dataSize == expected.frameCount * 1 * 2)
+        #expect(wav.data.count == wav.dataSize)
         #expect(wav.riffSize == wav.fileSize - 8)
         #expect(wav.int16Samples == expected.samples.map(int16Sample))
         #expect(expected.statistics.peak > 0.5, "the oracle is not silence")
@@ -45,12 +46,12 @@ struct RenderCommandTests {
         let folder = try TemporaryFolder()
         let result = try await render(["-o", "out.wav", "--format", "f32"], in: folder)
         #expect(result.status == 0)
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("out.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("out.wav"))
         let expected = try libraryRender()
         #expect(wav.formatTag == 3)
         #expect(wav.bitsPerSample == 32)
         #expect(wav.blockAlign == 4)
-        #expect(wav.declaredDataSize == expected.frameCount * 4)
+        #expect(wav.dataSize == expected.frameCount * 4)
         #expect(wav.float32Samples.map(\.bitPattern) == expected.samples.map(\.bitPattern))
     }
 
@@ -73,14 +74,14 @@ struct RenderCommandTests {
         let folder = try TemporaryFolder()
         let result = try await render(["-o", "ds.wav", "--profile", "dualsense", "--format", "f32"], in: folder)
         #expect(result.status == 0)
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("ds.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("ds.wav"))
         #expect(wav.formatTag == 0xFFFE)
         #expect(wav.subFormatTag == 3)
         #expect(wav.channelCount == 4)
         #expect(wav.sampleRate == 48_000)
         #expect(wav.blockAlign == 16)
         let samples = wav.float32Samples
-        let channels = (0..<4).map { WAVContents.channel($0, of: samples, channels: 4) }
+        let channels = (0..<4).map { WAVFile.channel($0, of: samples, channels: 4) }
         #expect(channels[0].allSatisfy { $0 == 0 })
         #expect(channels[1].allSatisfy { $0 == 0 })
         #expect(channels[2] == channels[3])
@@ -94,7 +95,7 @@ struct RenderCommandTests {
         let folder = try TemporaryFolder()
         let result = try await render(["-o", "hi.wav", "--sample-rate", "96000", "--format", "f32"], in: folder)
         #expect(result.status == 0)
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("hi.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("hi.wav"))
         let expected = try libraryRender(sampleRate: 96_000)
         #expect(wav.sampleRate == 96_000)
         #expect(wav.frameCount == expected.frameCount)
@@ -142,14 +143,14 @@ struct RenderCommandTests {
         let result = try await render(["-o", "custom.wav", "--profile", "right.json", "--format", "f32"], in: folder)
         #expect(result.status == 0)
         #expect(result.errorOutput.isEmpty)
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("custom.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("custom.wav"))
         #expect(wav.channelCount == 2)
         #expect(wav.formatTag == 3)
         let samples = wav.float32Samples
-        #expect(WAVContents.channel(0, of: samples, channels: 2).allSatisfy { $0 == 0 })
+        #expect(WAVFile.channel(0, of: samples, channels: 2).allSatisfy { $0 == 0 })
         let expected = try libraryRender(profile: ActuatorProfile(contentsOf: profileFile))
         #expect(samples.map(\.bitPattern) == expected.samples.map(\.bitPattern))
-        let peak = WAVContents.channel(1, of: samples, channels: 2).map { abs($0) }.max() ?? 0
+        let peak = WAVFile.channel(1, of: samples, channels: 2).map { abs($0) }.max() ?? 0
         #expect(peak > 0 && peak <= 0.5)
     }
 
@@ -253,7 +254,7 @@ struct RenderCommandTests {
         #expect(stats.clipped > 0)
         #expect(stats.clipped == expected.clippedSamples)
         #expect(stats.peak == 1)
-        let samples = try WAVContents(contentsOf: folder.url.appendingPathComponent("loud.wav")).int16Samples
+        let samples = try WAVFile(contentsOf: folder.url.appendingPathComponent("loud.wav")).int16Samples
         #expect(samples.filter { abs(Int($0)) == 32767 }.count >= stats.clipped)
     }
 
@@ -264,8 +265,8 @@ struct RenderCommandTests {
         #expect(result.status == 0)
         #expect(result.errorLines.count == 1)
         _ = try Stats(try #require(result.errorLines.first))
-        let wav = try WAVContents(result.stdout)
-        #expect(wav.data.count == wav.declaredDataSize)
+        let wav = try WAVFile(result.stdout)
+        #expect(wav.data.count == wav.dataSize)
     }
 
     @Test("a gain above 4 is a usage error, exit 2")
@@ -366,8 +367,8 @@ struct RenderCommandTests {
         #expect(export.status == 0)
         let byFile = try await HapticsProcess.run(["render", "success.ahap", "-o", "file.wav", "--format", "f32"], in: folder.url)
         #expect(byFile.status == 0)
-        let preset = try WAVContents(contentsOf: folder.url.appendingPathComponent("success.wav"))
-        let file = try WAVContents(contentsOf: folder.url.appendingPathComponent("file.wav"))
+        let preset = try WAVFile(contentsOf: folder.url.appendingPathComponent("success.wav"))
+        let file = try WAVFile(contentsOf: folder.url.appendingPathComponent("file.wav"))
         #expect(preset.frameCount > 4800)
         #expect(preset.float32Samples.contains { abs($0) > 0.1 })
         #expect(preset.data == file.data)

@@ -1,6 +1,7 @@
 import Foundation
 import HapticsCore
 import HapticsRender
+import HapticsTestSupport
 import Testing
 
 /// `haptics render`'s authoring options: the format from the extension, loops and rate as the
@@ -43,7 +44,7 @@ struct RenderOptionsTests {
         let folder = try TemporaryFolder()
         let result = try await run(["render", "sample.ahap", "-o", "out.wav", "--format", "f32", "--loop", "3", "--loop-end", "0.4", "--rate", "1.5"], in: folder)
         #expect(result.status == 0, "\(result.errorOutput)")
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("out.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("out.wav"))
         let expected = HapticRenderer.render(try pattern, playback: .init(count: 3, loopEnd: 0.4, rate: 1.5)).samples
         let once = HapticRenderer.render(try pattern).samples
         #expect(expected.count > 2 * once.count * 2 / 3, "three repetitions at 1.5×")
@@ -55,11 +56,11 @@ struct RenderOptionsTests {
         let folder = try TemporaryFolder()
         let result = try await run(["render", "sample.ahap", "-o", "out.wav", "--format", "f32", "--channels", "3"], in: folder)
         #expect(result.status == 0, "\(result.errorOutput)")
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("out.wav"))
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("out.wav"))
         #expect(wav.channelCount == 3)
         let mono = HapticRenderer.render(try pattern).samples
         for channel in 0..<3 {
-            #expect(WAVContents.channel(channel, of: wav.float32Samples, channels: 3) == mono, "channel \(channel + 1)")
+            #expect(WAVFile.channel(channel, of: wav.float32Samples, channels: 3) == mono, "channel \(channel + 1)")
         }
     }
 
@@ -69,8 +70,8 @@ struct RenderOptionsTests {
         let result = try await run(["render", "sample.ahap", "-o", "out.wav", "--stats", "--json"], in: folder)
         #expect(result.status == 0, "\(result.errorOutput)")
         let object = try #require(try jsonObject(result.stdout) as? [String: Any])
-        let wav = try WAVContents(contentsOf: folder.url.appendingPathComponent("out.wav"))
-        #expect(object["frames"] as? Int == wav.declaredDataSize / 2)
+        let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("out.wav"))
+        #expect(object["frames"] as? Int == wav.dataSize / 2)
         #expect(object["sampleRate"] as? Int == 48_000)
         #expect(object["clippedSamples"] as? Int == 0)
         #expect((object["peak"] as? Double ?? 0) > 0.5)

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// `--watch`: the command runs again when the file changes, reports a bad edit and keeps going.
@@ -42,14 +43,12 @@ struct WatchTests {
         let size = { (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0 }
         // Generous bounds: under a loaded machine a render can take seconds; these only
         // catch a watch that never reacts.
-        var deadline = ContinuousClock.now.advanced(by: .seconds(60))
-        while size() == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Wait.suspendingUntil(timeout: .seconds(60), interval: .milliseconds(20)) { size() > 0 }
         let first = size()
         #expect(first > 0)
         // A pattern a second long: a much larger file.
         try save(#"{"Pattern": [{"Event": {"Time": 1, "EventType": "HapticTransient"}}]}"#, as: "tap.ahap", in: folder)
-        deadline = ContinuousClock.now.advanced(by: .seconds(60))
-        while size() < first + 90_000 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Wait.suspendingUntil(timeout: .seconds(60), interval: .milliseconds(20)) { size() >= first + 90_000 }
         #expect(size() > first + 90_000, "not rendered again: \(first) → \(size()) bytes")
         running.send(SIGTERM)
         _ = try await running.wait(timeout: .seconds(5))

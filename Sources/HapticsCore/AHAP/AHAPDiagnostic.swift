@@ -79,7 +79,7 @@ public struct AHAPError: Error, Sendable, CustomStringConvertible {
     public var warningCount: Int
 
     /// Creates an error from its diagnostics; the counts default to those listed.
-    public init(_ diagnostics: [AHAPDiagnostic], errorCount: Int? = nil, warningCount: Int? = nil) {
+    package init(_ diagnostics: [AHAPDiagnostic], errorCount: Int? = nil, warningCount: Int? = nil) {
         self.diagnostics = diagnostics
         self.errorCount = errorCount ?? diagnostics.count { $0.severity == .error }
         self.warningCount = warningCount ?? diagnostics.count { $0.severity == .warning }
@@ -105,7 +105,7 @@ public struct AHAPDocument: Sendable {
     public var warningCount: Int
 
     /// Creates a document; the count defaults to the warnings listed.
-    public init(pattern: HapticPattern, diagnostics: [AHAPDiagnostic] = [], warningCount: Int? = nil) {
+    package init(pattern: HapticPattern, diagnostics: [AHAPDiagnostic] = [], warningCount: Int? = nil) {
         self.pattern = pattern
         self.diagnostics = diagnostics
         self.warningCount = warningCount ?? diagnostics.count

@@ -44,12 +44,12 @@ public struct AHAPLimits: Sendable, Hashable {
 
 /// What Core Haptics accepts, where it is stricter than this toolkit. Going beyond one of
 /// these is a warning in lenient mode and an error in strict mode.
-public enum CoreHapticsLimits {
+package enum CoreHapticsLimits {
     /// The most control points in one parameter curve (what Apple's samples and Lofelt/Meta's
     /// converter obey).
-    public static let maxControlPoints = 16
+    package static let maxControlPoints = 16
     /// The longest continuous event, in seconds.
-    public static let maxContinuousDuration: Double = 30
+    package static let maxContinuousDuration: Double = 30
     /// The AHAP versions Core Haptics loads.
-    public static let versions: ClosedRange<Double> = 1.0...1.1
+    package static let versions: ClosedRange<Double> = 1.0...1.1
 }

@@ -96,7 +96,7 @@ public struct JSONFileError: Error, Sendable, Hashable, CustomStringConvertible 
     public var problem: Problem
 
     /// Creates an error.
-    public init(file: String, line: Int? = nil, column: Int? = nil, path: String = "", _ problem: Problem) {
+    package init(file: String, line: Int? = nil, column: Int? = nil, path: String = "", _ problem: Problem) {
         self.file = file
         self.line = line
         self.column = column

@@ -41,8 +41,9 @@ package enum JSONText {
         return result
     }
 
-    /// The string in double quotes, with `"`, `\` and control characters escaped.
-    static func quoted(_ text: String) -> String {
+    /// The string in double quotes, with `"`, `\` and control characters escaped: the one
+    /// JSON string writer of the package (AHAP, the converters' JSON, Core Haptics' export).
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 2)
         for scalar in text.unicodeScalars {

@@ -13,7 +13,7 @@ import Foundation
 /// The handler installed for the signals only writes the signal's number to a pipe (the one
 /// thing a signal handler can safely do); a thread reads the pipe and runs the callback. A
 /// second signal of the same kind while the first is handled is remembered, not lost.
-public final class SignalWatcher: @unchecked Sendable {
+package final class SignalWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var handler: (@Sendable () -> Void)?
     private var _received: Int32?
@@ -23,13 +23,13 @@ public final class SignalWatcher: @unchecked Sendable {
     /// thread, in case the process inherited a mask that blocks them. A signal the process
     /// inherited as ignored stays ignored (a shell starts background jobs with SIGINT ignored,
     /// and Ctrl-C at the terminal is not meant for them).
-    public init(signals: [Int32]) {
+    package init(signals: [Int32]) {
         SignalPipe.shared.install(signals)
         SignalPipe.shared.setWatcher(self)
     }
 
     /// Calls `handler` (on the watcher thread) when a signal arrives, at once if one already has.
-    public func onSignal(_ handler: @escaping @Sendable () -> Void) {
+    package func onSignal(_ handler: @escaping @Sendable () -> Void) {
         let already = lock.withLock { () -> Bool in
             self.handler = handler
             return _received != nil
@@ -38,10 +38,10 @@ public final class SignalWatcher: @unchecked Sendable {
     }
 
     /// Whether a signal arrived.
-    public var received: Bool { lock.withLock { _received != nil } }
+    package var received: Bool { lock.withLock { _received != nil } }
 
     /// The first signal that arrived, if any.
-    public var signal: Int32? { lock.withLock { _received } }
+    package var signal: Int32? { lock.withLock { _received } }
 
     fileprivate func fire(_ number: Int32) {
         let handler = lock.withLock { () -> (@Sendable () -> Void)? in

@@ -26,14 +26,14 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
     /// The device path, for messages.
     public let devicePath: String
     /// The effect used: rumble, or the periodic emulation.
-    public let effectKind: RumbleEffectKind
+    package let effectKind: RumbleEffectKind
     /// The kernel-assigned effect id.
-    public let effectID: Int16
+    package let effectID: Int16
     /// The device's capabilities, as read at init.
-    public let capabilities: ForceFeedbackCapabilities
+    package let capabilities: ForceFeedbackCapabilities
     /// The gain sent as `FF_GAIN` (0…0xFFFF), or nil when the device has no `FF_GAIN` and the
     /// levels are scaled in software instead.
-    public let deviceGain: UInt16?
+    package let deviceGain: UInt16?
 
     private let device: any ForceFeedbackDevice
     /// Levels are multiplied by this / 65536 when the device cannot apply the gain itself.
@@ -54,7 +54,7 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
     ///   read back; ``stop()`` puts it back to full scale), else by scaling the levels.
     ///   Out-of-range values are clamped, NaN counts as 0. Apply a user's gain either here or
     ///   in the level mapping, not both.
-    public init(device: some ForceFeedbackDevice, gain: Double = 1) throws(RumbleOutputError) {
+    package init(device: some ForceFeedbackDevice, gain: Double = 1) throws(RumbleOutputError) {
         let path = device.path
         let capabilities: ForceFeedbackCapabilities
         do {

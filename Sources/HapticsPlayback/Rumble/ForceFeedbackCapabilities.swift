@@ -2,21 +2,21 @@ import CLinuxInput
 
 /// What a force-feedback device can do: its `EV_FF` bits (`FF_RUMBLE`, `FF_PERIODIC`, the
 /// waveforms, `FF_GAIN`, …) and how many effects it holds at once (`EVIOCGEFFECTS`).
-public struct ForceFeedbackCapabilities: Sendable, Hashable {
+package struct ForceFeedbackCapabilities: Sendable, Hashable {
     /// Bit `n` set when the device supports code `n` (`FF_RUMBLE` = 0x50 … `FF_MAX` = 0x7f).
     /// `FF_CNT` is 128, so one 128-bit word holds them all.
-    public var bits: UInt128
+    package var bits: UInt128
     /// Effects the device holds at once; 16 on ff-memless drivers. 0 when unknown.
-    public var simultaneousEffects: Int
+    package var simultaneousEffects: Int
 
     /// Creates capabilities from the `EV_FF` bitmask and the effect count.
-    public init(bits: UInt128, simultaneousEffects: Int) {
+    package init(bits: UInt128, simultaneousEffects: Int) {
         self.bits = bits
         self.simultaneousEffects = simultaneousEffects
     }
 
     /// Creates capabilities from a list of `FF_*` codes.
-    public init(codes: [Int32], simultaneousEffects: Int) {
+    package init(codes: [Int32], simultaneousEffects: Int) {
         var bits: UInt128 = 0
         for code in codes where (0..<Int32(FF_CNT)).contains(code) {
             bits |= 1 << UInt128(code)
@@ -37,7 +37,7 @@ public struct ForceFeedbackCapabilities: Sendable, Hashable {
     /// Parses sysfs's `capabilities/ff`: hexadecimal `unsigned long` words, most significant
     /// first, separated by spaces, leading zero words omitted (an Xbox pad reads
     /// `107030000 0`). Nil when the text is not such a bitmap.
-    public init?(sysfsBitmap text: String, wordBits: Int = UInt.bitWidth, simultaneousEffects: Int = 0) {
+    package init?(sysfsBitmap text: String, wordBits: Int = UInt.bitWidth, simultaneousEffects: Int = 0) {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard !words.isEmpty, wordBits == 32 || wordBits == 64 else { return nil }
         var bits: UInt128 = 0
@@ -50,29 +50,29 @@ public struct ForceFeedbackCapabilities: Sendable, Hashable {
     }
 
     /// Whether the device supports `FF_*` code `code`.
-    public func supports(_ code: Int32) -> Bool {
+    package func supports(_ code: Int32) -> Bool {
         (0..<Int32(FF_CNT)).contains(code) && bits & (1 << UInt128(code)) != 0
     }
 
     /// The device has force feedback at all.
-    public var hasForceFeedback: Bool { bits != 0 }
+    package var hasForceFeedback: Bool { bits != 0 }
     /// `FF_RUMBLE`: two motor magnitudes, what game pads offer.
-    public var supportsRumble: Bool { supports(Int32(FF_RUMBLE)) }
+    package var supportsRumble: Bool { supports(Int32(FF_RUMBLE)) }
     /// `FF_PERIODIC` with at least one waveform the kernel would accept.
-    public var supportsPeriodic: Bool { supports(Int32(FF_PERIODIC)) && periodicWaveform != nil }
+    package var supportsPeriodic: Bool { supports(Int32(FF_PERIODIC)) && periodicWaveform != nil }
     /// `FF_GAIN`: a device-wide gain.
-    public var supportsGain: Bool { supports(Int32(FF_GAIN)) }
+    package var supportsGain: Bool { supports(Int32(FF_GAIN)) }
 
     /// The waveform to emulate rumble with: sine if offered (what the kernel itself uses),
     /// else the first other one the device has. The kernel rejects a periodic effect whose
     /// waveform bit is not set.
-    public var periodicWaveform: UInt16? {
+    package var periodicWaveform: UInt16? {
         let preferred = [FF_SINE, FF_TRIANGLE, FF_SQUARE, FF_SAW_UP, FF_SAW_DOWN]
         return preferred.first(where: { supports(Int32($0)) }).map { UInt16($0) }
     }
 
     /// The `FF_*` codes that are set, ascending.
-    public var codes: [Int32] {
+    package var codes: [Int32] {
         (0..<Int32(FF_CNT)).filter { supports($0) }
     }
 }

@@ -5,7 +5,7 @@ import CLinuxInput
 /// ``LinuxForceFeedbackDevice`` makes them on an evdev node. Every call reports failure as a
 /// ``ForceFeedbackDeviceError`` carrying `errno`; the calls used while playing
 /// (``upload(_:)``, ``write(_:)``) must not allocate.
-public protocol ForceFeedbackDevice: AnyObject {
+package protocol ForceFeedbackDevice: AnyObject {
     /// The device node, e.g. `/dev/input/event5`.
     var path: String { get }
 

@@ -4,9 +4,9 @@ import Glibc
 ///
 /// A plain value so that throwing it (typed) allocates nothing: the control thread may hit
 /// one mid-play. ``RumbleOutputError`` turns it into the message a user reads.
-public struct ForceFeedbackDeviceError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ForceFeedbackDeviceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The call that failed.
-    public enum Operation: String, Sendable, Hashable {
+    package enum Operation: String, Sendable, Hashable {
         /// `open(2)` of the device node.
         case open
         /// `EVIOCGVERSION`, which tells an evdev node from any other file.
@@ -24,18 +24,18 @@ public struct ForceFeedbackDeviceError: Error, Sendable, Hashable, CustomStringC
     }
 
     /// The call that failed.
-    public var operation: Operation
+    package var operation: Operation
     /// The `errno` value (`ENODEV`, `EACCES`, …).
-    public var code: Int32
+    package var code: Int32
 
     /// Creates an error for `operation` failing with `errno` value `code`.
-    public init(_ operation: Operation, code: Int32) {
+    package init(_ operation: Operation, code: Int32) {
         self.operation = operation
         self.code = code
     }
 
     /// The system's text for ``code``, e.g. "No such device".
-    public var systemMessage: String { String(cString: strerror(code)) }
+    package var systemMessage: String { String(cString: strerror(code)) }
 
-    public var description: String { "\(operation.rawValue) failed: \(systemMessage) (errno \(code))" }
+    package var description: String { "\(operation.rawValue) failed: \(systemMessage) (errno \(code))" }
 }

@@ -11,9 +11,9 @@ import Synchronization
 ///
 /// The descriptor is atomic so ``close()`` may race a call in flight on another thread (the
 /// SIGINT path): that call then fails with `EBADF` rather than touching a closed descriptor.
-public final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sendable {
+package final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sendable {
     /// How to open the node.
-    public enum Access: Sendable {
+    package enum Access: Sendable {
         /// Read-write: what playing needs.
         case readWrite
         /// Read-only: enough to query the name and capabilities.
@@ -21,12 +21,12 @@ public final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sen
     }
 
     /// The event device, e.g. `/dev/input/event17`.
-    public let path: String
+    package let path: String
     private let descriptor: Atomic<Int32>
 
     /// Opens `path`; throws with `.open` (`ENOENT`, `EACCES`, …) or `.identify` (`ENOTTY`: not
     /// an input device).
-    public init(path: String, access: Access = .readWrite) throws(ForceFeedbackDeviceError) {
+    package init(path: String, access: Access = .readWrite) throws(ForceFeedbackDeviceError) {
         self.path = path
         let flags = (access == .readWrite ? O_RDWR : O_RDONLY) | O_CLOEXEC
         let fd = Glibc.open(path, flags)
@@ -44,7 +44,7 @@ public final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sen
 
     private var fd: Int32 { descriptor.load(ordering: .acquiring) }
 
-    public func name() throws(ForceFeedbackDeviceError) -> String {
+    package func name() throws(ForceFeedbackDeviceError) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let result = buffer.withUnsafeMutableBufferPointer { haptics_get_name(fd, $0.baseAddress, UInt32($0.count)) }
         guard result >= 0 else { throw ForceFeedbackDeviceError(.queryName, code: -result) }
@@ -52,7 +52,7 @@ public final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sen
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    public func supportedEffects() throws(ForceFeedbackDeviceError) -> ForceFeedbackCapabilities {
+    package func supportedEffects() throws(ForceFeedbackDeviceError) -> ForceFeedbackCapabilities {
         let eventTypes = try bitmap(type: 0, bitCount: Int(EV_CNT))
         let hasForceFeedback = eventTypes[Int(EV_FF) / UInt.bitWidth] & (1 << (UInt(EV_FF) % UInt(UInt.bitWidth))) != 0
         guard hasForceFeedback else { return ForceFeedbackCapabilities(bits: 0, simultaneousEffects: 0) }
@@ -72,17 +72,17 @@ public final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sen
         return words
     }
 
-    public func upload(_ effect: inout ff_effect) throws(ForceFeedbackDeviceError) {
+    package func upload(_ effect: inout ff_effect) throws(ForceFeedbackDeviceError) {
         let result = haptics_upload_effect(fd, &effect)
         guard result >= 0 else { throw ForceFeedbackDeviceError(.upload, code: -result) }
     }
 
-    public func erase(effectID: Int16) throws(ForceFeedbackDeviceError) {
+    package func erase(effectID: Int16) throws(ForceFeedbackDeviceError) {
         let result = haptics_erase_effect(fd, Int32(effectID))
         guard result >= 0 else { throw ForceFeedbackDeviceError(.erase, code: -result) }
     }
 
-    public func write(_ event: input_event) throws(ForceFeedbackDeviceError) {
+    package func write(_ event: input_event) throws(ForceFeedbackDeviceError) {
         var event = event
         let result = haptics_write_event(fd, &event)
         guard result >= 0 else { throw ForceFeedbackDeviceError(.write, code: -result) }
@@ -90,7 +90,7 @@ public final class LinuxForceFeedbackDevice: ForceFeedbackDevice, @unchecked Sen
         guard result == haptics_event_size() else { throw ForceFeedbackDeviceError(.write, code: EIO) }
     }
 
-    public func close() {
+    package func close() {
         let fd = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
         if fd >= 0 { _ = Glibc.close(fd) }
     }

@@ -19,7 +19,7 @@ public struct RumbleDeviceInfo: Sendable, Hashable, Codable {
     public var note: String?
 
     /// Creates a row.
-    public init(
+    package init(
         path: String, name: String, supportsRumble: Bool, supportsPeriodic: Bool, supportsGain: Bool,
         simultaneousEffects: Int?, accessible: Bool, note: String? = nil
     ) {

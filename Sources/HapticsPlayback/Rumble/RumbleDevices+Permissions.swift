@@ -3,16 +3,16 @@ extension RumbleDevices {
     ///
     /// `uaccess` asks logind to grant the user at the seat an ACL on the node; it must be
     /// tagged before `73-seat-late.rules` applies it, hence a file numbered below 73.
-    public static let udevRule = #"SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_JOYSTICK}=="1", TAG+="uaccess""#
+    package static let udevRule = #"SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_JOYSTICK}=="1", TAG+="uaccess""#
 
     /// Where ``udevRule`` goes.
-    public static let udevRuleFile = "/etc/udev/rules.d/70-haptics.rules"
+    package static let udevRuleFile = "/etc/udev/rules.d/70-haptics.rules"
 
     /// The alternative for machines without logind (or remote sessions): a group.
-    public static let udevGroupRule = #"SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_JOYSTICK}=="1", MODE="0660", GROUP="input""#
+    package static let udevGroupRule = #"SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_JOYSTICK}=="1", MODE="0660", GROUP="input""#
 
     /// The fix for "permission denied", in full, for the README and `haptics devices`.
-    public static let udevRuleHelp = """
+    package static let udevRuleHelp = """
         Rumble needs read-write access to the controller's /dev/input/event* node, which \
         distributions give to root only. Allow the logged-in user with a udev rule:
 
@@ -28,6 +28,6 @@ extension RumbleDevices {
         """
 
     /// The same fix on one line, for error messages.
-    public static let udevRuleOneLineHelp =
+    package static let udevRuleOneLineHelp =
         "allow it with a udev rule: echo '\(udevRule)' | sudo tee \(udevRuleFile) && sudo udevadm control --reload && sudo udevadm trigger, then replug the controller"
 }

@@ -3,9 +3,9 @@ import Foundation
 /// Finding and opening force-feedback input devices.
 public enum RumbleDevices {
     /// Where evdev nodes live.
-    public static let inputDirectory = "/dev/input"
+    package static let inputDirectory = "/dev/input"
     /// Where the kernel describes them, readable by everyone.
-    public static let sysfsInputDirectory = "/sys/class/input"
+    package static let sysfsInputDirectory = "/sys/class/input"
 
     /// The force-feedback devices among `/dev/input/event*`, in node order.
     ///

@@ -16,17 +16,17 @@ import CLinuxInput
 /// it, because the engine sends only changes. Leaving it infinite is safe: stopping is
 /// explicit (``EvdevRumbleOutput/stop()``) and the kernel stops and erases a descriptor's
 /// effects when it is closed, even when the process is killed.
-public enum RumbleEffectKind: Sendable, Hashable {
+package enum RumbleEffectKind: Sendable, Hashable {
     /// `FF_RUMBLE`, strong and weak magnitudes.
     case rumble
     /// `FF_PERIODIC` with this waveform (`FF_SINE`, …), magnitude from the stronger motor.
     case periodic(waveform: UInt16)
 
     /// The period of the periodic emulation, in ms.
-    public static let periodicPeriod: UInt16 = 50
+    package static let periodicPeriod: UInt16 = 50
 
     /// The kind to use on a device with `capabilities`; nil when it has neither.
-    public init?(capabilities: ForceFeedbackCapabilities) {
+    package init?(capabilities: ForceFeedbackCapabilities) {
         if capabilities.supportsRumble {
             self = .rumble
         } else if capabilities.supports(Int32(FF_PERIODIC)), let waveform = capabilities.periodicWaveform {
@@ -37,7 +37,7 @@ public enum RumbleEffectKind: Sendable, Hashable {
     }
 
     /// A new effect of this kind with id -1 (for the kernel to assign) and the given levels.
-    public func makeEffect(strong: UInt16 = 0, weak: UInt16 = 0) -> ff_effect {
+    package func makeEffect(strong: UInt16 = 0, weak: UInt16 = 0) -> ff_effect {
         var effect = ff_effect()
         effect.id = -1
         effect.replay.length = 0
@@ -55,7 +55,7 @@ public enum RumbleEffectKind: Sendable, Hashable {
     }
 
     /// Writes the motor levels into `effect`. Allocation-free: runs on the control thread.
-    public func setLevels(strong: UInt16, weak: UInt16, in effect: inout ff_effect) {
+    package func setLevels(strong: UInt16, weak: UInt16, in effect: inout ff_effect) {
         switch self {
         case .rumble:
             effect.u.rumble.strong_magnitude = strong

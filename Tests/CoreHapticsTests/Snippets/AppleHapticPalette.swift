@@ -139,6 +139,7 @@ struct AppleHapticPaletteTests {
             controller.createAndStartHapticEngine()
             controller.createContinuousHapticPlayer()
             controller.touchBegan()
+            // Kept: the user's touch, held, moved and lifted at these times, is the scenario.
             Thread.sleep(forTimeInterval: 0.25)
             controller.touchMoved(dynamicIntensity: 0.5, dynamicSharpness: 0)
             Thread.sleep(forTimeInterval: 0.25)

@@ -87,8 +87,7 @@ struct KodecoHapticManagerTests {
             let manager = try #require(HapticManager())
             manager.playSlice()
             // The finished handler's .stopEngine ends the engine soon after the pattern.
-            let deadline = Date().addingTimeInterval(3)
-            while manager.hapticEngine.hapticEngine.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            Wait.until(timeout: .seconds(3), interval: .milliseconds(10)) { !manager.hapticEngine.hapticEngine.isRunning }
             return (try output.samples(seconds: 0.25), manager.hapticEngine.hapticEngine.isRunning)
         }
         #expect(!running, "notifyWhenPlayersFinished's .stopEngine stopped the engine")

@@ -9,15 +9,15 @@ import HapticsTestSupport
 /// renders, while idle about as fast as the wall clock. Commands stamped with engine times
 /// land at exact samples; `CHHapticTimeImmediate` lands at the next block.
 final class FileOutput: Sendable {
+    private let folder: TemporaryFolder
     let url: URL
     let profile: ActuatorProfile
 
     init(profile: ActuatorProfile = .wideband) {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("corehaptics-\(UUID().uuidString).wav")
+        folder = try! TemporaryFolder(prefix: "corehaptics")
+        url = folder.file("output.wav")
         self.profile = profile
     }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 
     var selection: HapticOutputSelection {
         HapticOutputSelection(device: "file:'\(url.path)',wav", profile: profile)
@@ -33,39 +33,20 @@ final class FileOutput: Sendable {
         try await HapticOutputSelection.$override.withValue(selection, operation: body, isolation: isolation)
     }
 
-    struct Timeout: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The first haptic channel's samples once at least `seconds` were written (the file
     /// may still be open: its header then claims no data, so the data is read to the end).
-    func samples(seconds: Double, timeout: TimeInterval = 10) throws -> [Float] {
-        let header = 44
-        let rate = Double(profile.sampleRate)
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let bytes = try? [UInt8](Data(contentsOf: url)), bytes.count > header,
-               LittleEndian.tag(bytes, 0) == "RIFF", LittleEndian.tag(bytes, 36) == "data" {
-                let channels = Int(LittleEndian.u16(bytes, 22))
-                let bits = Int(LittleEndian.u16(bytes, 34))
-                let frameBytes = channels * bits / 8
-                let frames = (bytes.count - header) / frameBytes
-                if Double(frames) >= seconds * rate {
-                    let channel = profile.hapticChannels.first ?? 0
-                    return (0..<frames).map { frame in
-                        let offset = header + frame * frameBytes + channel * bits / 8
-                        // alsa-lib labels float samples as 32-bit integers: 32 bits are floats
-                        // here, since the engine asks for FLOAT_LE first.
-                        return bits == 32 ? Float(bitPattern: LittleEndian.u32(bytes, offset))
-                            : Float(Int16(bitPattern: LittleEndian.u16(bytes, offset))) / 32768
-                    }
-                }
-            }
-            guard Date() < deadline else {
-                throw Timeout(description: "\(url.path) did not reach \(seconds) s of audio in \(timeout) s")
-            }
-            Thread.sleep(forTimeInterval: 0.01)
+    func samples(seconds: Double, timeout: Duration = .seconds(10)) throws -> [Float] {
+        var file: WAVFile?
+        try Wait.require("\(url.path) reached \(seconds) s of audio", timeout: timeout, interval: .milliseconds(10)) {
+            // Unreadable until the plugin has written its header.
+            file = try? WAVFile(contentsOf: url)
+            return file.map { Double($0.frameCount) >= seconds * Double(profile.sampleRate) } ?? false
         }
+        guard let file else { return [] }
+        // alsa-lib labels float samples as 32-bit integers: 32 bits are floats here, since the
+        // engine asks for FLOAT_LE first.
+        let samples = file.bitsPerSample == 32 ? file.float32Samples : file.int16Samples.map { Float($0) / 32768 }
+        return WAVFile.channel(profile.hapticChannels.first ?? 0, of: samples, channels: file.channelCount)
     }
 }
 

@@ -37,6 +37,7 @@ final class PacedOutput: AudioOutput, @unchecked Sendable {
             throw .deviceLost(device: "paced", reason: "unplugged")
         }
         let wait = due.timeIntervalSinceNow
+        // Kept: this fake device's pacing, the blocking write of a real one.
         if wait > 0 { Thread.sleep(forTimeInterval: wait) }
     }
 

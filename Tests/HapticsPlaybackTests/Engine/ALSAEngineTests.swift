@@ -1,6 +1,7 @@
 import Foundation
 import HapticsCore
 import HapticsRender
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
@@ -16,8 +17,9 @@ struct ALSAEngineTests {
 
     /// Plays `pattern` to ALSA's file plugin and returns the captured file.
     func playToFile(profile: ActuatorProfile) throws -> WAVFile {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-engine-\(UUID().uuidString).wav")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.file("capture.wav")
         let engine = HapticEngine(configuration: .init(device: "file:'\(url.path)',wav", profile: profile))
         try engine.start()
         let done = DispatchSemaphore(value: 0)
@@ -33,7 +35,7 @@ struct ALSAEngineTests {
     func fileDeviceEqualsRender() throws {
         let file = try playToFile(profile: .wideband)
         #expect(file.sampleRate == 48_000 && file.channelCount == 1)
-        let captured = try file.float32Samples(acceptingMislabelledInteger: true)
+        let captured = try file.checkedFloat32Samples(acceptingMislabelledInteger: true)
         let offline = HapticRenderer.render(pattern, profile: .wideband).samples
         let start = try #require(captured.firstIndex { $0 != 0 }, "something was played")
         #expect(captured.count >= start + offline.count)
@@ -47,7 +49,7 @@ struct ALSAEngineTests {
     func dualsenseChannels() throws {
         let file = try playToFile(profile: .dualsense)
         #expect(file.channelCount == 4)
-        let captured = try file.float32Samples(acceptingMislabelledInteger: true)
+        let captured = try file.checkedFloat32Samples(acceptingMislabelledInteger: true)
         let offline = HapticRenderer.render(pattern, profile: .dualsense).samples
         let start = try #require(captured.firstIndex { $0 != 0 })
         // Frame-aligned: the first non-zero sample is on channel 3 of its frame.

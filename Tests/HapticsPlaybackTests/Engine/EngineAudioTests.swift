@@ -27,8 +27,11 @@ struct EngineAudioTests {
         return Array(output.samples.prefix(frames * profile.channelCount))
     }
 
+    /// Shared by every test of the suite, for the whole run.
+    static let temporaryFolder = try! TemporaryFolder()
+
     static let folder: URL = {
-        let folder = try! TestWAV.temporaryFolder()
+        let folder = temporaryFolder.url
         try! TestWAV.write(TestWAV.sine(frequency: 440, seconds: 0.2, sampleRate: 44_100), sampleRate: 44_100,
                            to: folder.appendingPathComponent("sine.wav"))
         return folder
@@ -194,9 +197,9 @@ struct EngineAudioTests {
 
     @Test("a missing sound file is a problem the player reports; the rest of the pattern plays")
     func missingFile() throws {
-        let folder = try TestWAV.temporaryFolder()
+        let folder = try TemporaryFolder()
         let pattern = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1),
-                                             HapticEvent(.audioCustom, at: 0, duration: 0.2, audio: .init(path: "gone.wav", directory: folder))])
+                                             HapticEvent(.audioCustom, at: 0, duration: 0.2, audio: .init(path: "gone.wav", directory: folder.url))])
         var problems: [SoundFileError] = []
         let x = try capture(seconds: 0.3) { engine in
             let player = try engine.makePlayer(with: pattern)
@@ -205,7 +208,7 @@ struct EngineAudioTests {
             keep(player)
         }
         #expect(problems.map(\.reason) == [.missing])
-        #expect(problems.first?.path == folder.appendingPathComponent("gone.wav").path)
+        #expect(problems.first?.path == folder.path("gone.wav"))
         #expect(Signal.peak(channel(2, x, 4), 0..<(x.count / 4)) > 0.9)
         #expect(channel(0, x, 4).allSatisfy { $0 == 0 })
     }

@@ -211,7 +211,8 @@ struct EngineEdgeCaseTests {
     func concurrentStart() throws {
         let outputs = Mutex<[ManualOutput]>([])
         let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
-            // Slow to open, like a real device: every racing start gets past its check.
+            // Kept: slow to open, like a real device, so that every racing start gets past its
+            // check.
             usleep(50_000)
             let output = ManualOutput()
             outputs.withLock { $0.append(output) }

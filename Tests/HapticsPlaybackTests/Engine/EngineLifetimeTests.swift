@@ -42,7 +42,7 @@ struct EngineLifetimeTests {
         let x = run(output, seconds: 0.6)
         #expect(Signal.peak(x, 4800..<9600) > 0.95, "the continuous event did not sound")
         #expect(Signal.rms(x, Int(0.4 * rate)..<Int(0.6 * rate)) == 0)
-        #expect(waitUntil { finished.load(ordering: .relaxed) == 1 }, "the completion handler was not called")
+        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { finished.load(ordering: .relaxed) == 1 }, "the completion handler was not called")
         output.release()
         engine.stop()
         #expect(finished.load(ordering: .relaxed) == 1, "the completion handler ran more than once")
@@ -95,8 +95,8 @@ struct EngineLifetimeTests {
         engine.stoppedHandler = { reason in if reason == .idleTimeout { stopped.add(1, ordering: .relaxed) } }
         try engine.start()
         outputs.latest.release()
-        #expect(waitUntil { stopped.load(ordering: .relaxed) == 1 }, "the engine did not shut down when idle")
-        #expect(waitUntil { !engine.isRunning })
+        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { stopped.load(ordering: .relaxed) == 1 }, "the engine did not shut down when idle")
+        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { !engine.isRunning })
 
         try engine.start()
         try playAndForget(Self.buzz, on: engine)
@@ -116,7 +116,7 @@ struct EngineLifetimeTests {
         try playAndForget(Self.tap, on: engine)
         engine.notifyWhenPlayersFinished { _ in .stopEngine }
         outputs.latest.release()
-        #expect(waitUntil { reason.withLock { $0 } == .notifyWhenFinished })
+        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { reason.withLock { $0 } == .notifyWhenFinished })
         #expect(!engine.isRunning)
 
         try engine.start()
@@ -234,7 +234,7 @@ struct EngineLifetimeTests {
             let pattern = HapticPattern(events: [.transient(at: Double(i % 7) * 0.001, intensity: 0.2, sharpness: 1)])
             try playAndForget(pattern, on: engine) { _ in completions.add(1, ordering: .relaxed) }
         }
-        #expect(waitUntil(timeout: 20) { completions.load(ordering: .relaxed) == 100 },
+        #expect(Wait.until(timeout: .seconds(20), interval: .milliseconds(1)) { completions.load(ordering: .relaxed) == 100 },
                 "\(completions.load(ordering: .relaxed)) of 100 completion handlers called")
         engine.stop()
         #expect(completions.load(ordering: .relaxed) == 100)
@@ -260,14 +260,4 @@ final class OutputSequence: @unchecked Sendable {
     var latest: ManualOutput { outputs.withLock { $0.last! } }
     /// How many times the engine opened an output.
     var count: Int { outputs.withLock { $0.count } }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(1000)
-    }
-    return true
 }

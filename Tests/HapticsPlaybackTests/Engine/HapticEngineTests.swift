@@ -192,8 +192,7 @@ struct HapticEngineTests {
         output.release()
         #expect(completed.wait(timeout: .now() + 5) == .success)
         #expect(allFinished.wait(timeout: .now() + 5) == .success)
-        let deadline = Date().addingTimeInterval(5)
-        while engine.isRunning && Date() < deadline { usleep(1000) }
+        Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { !engine.isRunning }
         #expect(!engine.isRunning, "the handler asked the engine to stop")
     }
 
@@ -277,6 +276,8 @@ struct HapticEngineTests {
         // stop command queues behind it and applies at the start of the next block.
         let stopped = DispatchSemaphore(value: 0)
         Thread { engine.stop(); stopped.signal() }.start()
+        // Kept: gives the stop time to queue behind the blocked block; a queued command is not
+        // observable from here.
         usleep(50_000)
         output.release()
         #expect(stopped.wait(timeout: .now() + 5) == .success)
@@ -303,8 +304,7 @@ struct HapticEngineTests {
                     usleep(100_000)
                 }
             }
-            let deadline = Date().addingTimeInterval(3)
-            while loop != nil && Date() < deadline { usleep(5000) }
+            Wait.until(timeout: .seconds(3)) { loop == nil }
             #expect(loop == nil, "the render loop outlived its engine (stopped first: \(stopFirst))")
         }
     }

@@ -9,7 +9,7 @@ import Testing
 /// The low-latency configuration in real time through PulseAudio, with both cores kept busy by
 /// this process: the device grants 2.5 ms periods in a 10 ms buffer, and a three-second tone
 /// reaches the sink whole — no underrun recovered by the output, no gap in what the sink played.
-@Suite("Low-latency engine through PulseAudio, both cores busy")
+@Suite("Low-latency engine through PulseAudio, both cores busy", .tags(.realtime), .enabled(if: RealTime.isSelected, RealTime.skipReason))
 struct PulseLowLatencyTests {
     static let rate = 48_000
 

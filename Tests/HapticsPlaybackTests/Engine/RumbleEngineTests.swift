@@ -1,6 +1,7 @@
 import Foundation
 import CLinuxInput
 import HapticsCore
+import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
@@ -12,14 +13,6 @@ struct RumbleEngineTests {
         HapticEngine(rumble: { () throws(RumbleOutputError) -> any RumbleOutput in try EvdevRumbleOutput(device: device) })
     }
 
-    func waitUntil(_ condition: () -> Bool, timeout: TimeInterval = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(2000)
-        }
-        return true
-    }
 
     @Test("a transient reaches the motors as a pulse, then the motors stop")
     func transientPulse() throws {
@@ -29,7 +22,7 @@ struct RumbleEngineTests {
         let player = try engine.makePlayer(with: HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 0)]))
         try player.start()
         let id = device.firstID
-        #expect(waitUntil { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 0)) }, "the pulse ended")
+        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(2)) { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 0)) }, "the pulse ended")
         engine.stop()
         let uploads = device.uploads
         #expect(uploads.contains { $0.id == id && $0.strong == 65535 && $0.weak == 0 }, "full strong motor: \(uploads)")
@@ -45,6 +38,7 @@ struct RumbleEngineTests {
         try engine.start()
         let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 0.3, intensity: 1, sharpness: 0.5)]))
         try player.start()
+        // Kept: 200 ms of a 300 ms rumble, then a stop, is the behaviour under test.
         usleep(200_000)
         engine.stop()
         let uploads = device.uploads
@@ -63,7 +57,7 @@ struct RumbleEngineTests {
         let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 20, intensity: 1, sharpness: 0.5)]))
         try player.start()
         let id = device.firstID
-        #expect(waitUntil { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 1)) }, "motors running")
+        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(2)) { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 1)) }, "motors running")
         let watcher = SignalWatcher(signals: [SIGINT])
         let handled = DispatchSemaphore(value: 0)
         watcher.onSignal { engine.stop(); handled.signal() }
@@ -79,6 +73,7 @@ struct RumbleEngineTests {
         #expect((lastNonZero ?? -1) < stopIndex, "no motor level after the stop")
         #expect(calls.suffix(2) == [.erase(id), .close])
         let count = calls.count
+        // Kept: a window in which a late call would show; an absence has nothing to wait on.
         usleep(50_000)
         #expect(device.calls.count == count, "nothing reaches the device after stop")
     }

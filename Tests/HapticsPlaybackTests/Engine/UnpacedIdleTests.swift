@@ -12,6 +12,7 @@ struct UnpacedIdleTests {
         try engine.start()
         defer { engine.stop() }
         let started = Date()
+        // Kept: half a second of idling is the behaviour under test.
         Thread.sleep(forTimeInterval: 0.5)
         let wall = Date().timeIntervalSince(started)
         // At most 100 ms ahead (plus a block and a sleep); it ran about 5× real time before.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HapticsPlayback
+import HapticsTestSupport
 import Testing
 
 /// The real device on what this machine has: no input devices, so the failures users meet
@@ -34,7 +35,7 @@ struct LinuxForceFeedbackDeviceTests {
 
     @Test("a regular file and a directory are not input devices")
     func regularFileAndDirectory() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let file = directory.path + "/event0"
         try Data("not a device".utf8).write(to: URL(fileURLWithPath: file))
         for path in [file, directory.path] {
@@ -52,14 +53,4 @@ struct LinuxForceFeedbackDeviceTests {
         // ones would not hide under that.
         #expect(after - before < 10)
     }
-}
-
-/// A directory under the system temporary directory, removed when released.
-final class TemporaryDirectory {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "haptics-rumble-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HapticsPlayback
+import HapticsTestSupport
 import Testing
 
 @Suite("Rumble device discovery")
@@ -18,7 +19,7 @@ struct RumbleDevicesTests {
 
     @Test("a directory of event files that are not input devices lists nothing, and a missing directory too")
     func listFakeDirectory() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         for name in ["event0", "event10", "event2", "mouse0", "js0"] {
             try Data().write(to: URL(fileURLWithPath: directory.path + "/" + name))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`.
 ///
@@ -106,12 +107,12 @@ final class ChildProcess: @unchecked Sendable {
     /// Waits up to `timeout` seconds for the child to end and returns how it ended, or nil if
     /// it is still running.
     func waitForTermination(timeout: TimeInterval) -> Termination? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let termination = lock.withLock({ reap(blocking: false) }) { return termination }
-            if Date() >= deadline { return nil }
-            usleep(2_000)
+        var termination: Termination?
+        Wait.until(timeout: .milliseconds(Int(timeout * 1000)), interval: .milliseconds(2)) {
+            termination = lock.withLock { reap(blocking: false) }
+            return termination != nil
         }
+        return termination
     }
 
     /// Sends `signal` to the child if it is still running.

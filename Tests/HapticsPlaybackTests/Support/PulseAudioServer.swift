@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// A private PulseAudio server with one null sink, for playing through ALSA's `pulse` device in
@@ -126,17 +127,13 @@ final class PulseAudioServer: @unchecked Sendable {
     }
 
     private func waitUntilReady() throws {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
+        let ready = try Wait.until(timeout: .seconds(15), interval: .milliseconds(50)) {
             guard daemon?.isRunning == true else {
                 throw Unavailable(description: "pulseaudio exited at start: \(logTail())")
             }
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("native").path), (try? run("pactl", ["info"])) == 0 {
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+            return FileManager.default.fileExists(atPath: directory.appendingPathComponent("native").path) && (try? run("pactl", ["info"])) == 0
         }
-        throw Unavailable(description: "pulseaudio did not accept connections within 15 s: \(logTail())")
+        guard ready else { throw Unavailable(description: "pulseaudio did not accept connections within 15 s: \(logTail())") }
     }
 
     /// Records the sink's monitor (interleaved Float32 at the sink's rate) until the
@@ -187,11 +184,13 @@ final class MonitorRecording {
 
     let file: URL
     let channelCount: Int
+    let sampleRate: Int
     private let process: ChildProcess
 
     fileprivate init(server: PulseAudioServer) throws {
         file = server.directory.appendingPathComponent("monitor-\(UUID().uuidString.prefix(8)).raw")
         channelCount = server.channelCount
+        sampleRate = server.sampleRate
         guard let parec = PulseAudioServer.executable("parec") else {
             throw RecordingFailed(description: "parec is not installed")
         }
@@ -201,12 +200,29 @@ final class MonitorRecording {
         ], environment: server.environment, standardOutput: file, diesWithParent: true)
 
         // The null sink renders silence while idle, so data flows as soon as parec is connected.
-        let deadline = Date().addingTimeInterval(10)
-        while (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 == 0 {
-            guard process.isRunning, Date() < deadline else {
-                throw RecordingFailed(description: "parec recorded nothing within 10 s")
-            }
-            Thread.sleep(forTimeInterval: 0.01)
+        let process = self.process, file = self.file
+        let flowing = Wait.until(timeout: .seconds(10), interval: .milliseconds(10)) {
+            !process.isRunning || Self.bytes(in: file) > 0
+        }
+        guard flowing, process.isRunning else {
+            throw RecordingFailed(description: "parec recorded nothing within 10 s")
+        }
+    }
+
+    private static func bytes(in file: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    }
+
+    /// Frames recorded so far.
+    var framesRecorded: Int { Self.bytes(in: file) / (4 * channelCount) }
+
+    /// Waits until the monitor has delivered `seconds` more audio: time on the sink's clock,
+    /// so that what was played before the call has reached the recording however late the
+    /// server runs on a loaded machine.
+    func waitForMore(seconds: Double) throws {
+        let target = framesRecorded + Int(seconds * Double(sampleRate))
+        try Wait.require("the monitor delivered \(seconds) s more audio", timeout: .seconds(10), interval: .milliseconds(10)) {
+            framesRecorded >= target
         }
     }
 

@@ -1,17 +1,17 @@
 import Foundation
+import HapticsTestSupport
 
 /// A settings file in a fresh temporary folder, and the environment that points at it, so a
 /// test never reads the real user's settings.
 struct TemporarySettings {
-    let folder: URL
+    private let temporary: TemporaryFolder
     let file: URL
+    var folder: URL { temporary.url }
 
     /// Writes `text` as the settings file.
     init(_ text: String) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-settings-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        file = folder.appendingPathComponent("settings.json")
-        try Data(text.utf8).write(to: file)
+        temporary = try TemporaryFolder(prefix: "haptics-settings")
+        file = try temporary.write("settings.json", text)
     }
 
     /// `HAPTICS_SETTINGS` naming the file, plus any other variables.
@@ -19,7 +19,8 @@ struct TemporarySettings {
         extra.merging(["HAPTICS_SETTINGS": file.path]) { mine, _ in mine }
     }
 
+    /// Removes the folder now (it also goes when the last copy of this value does).
     func remove() {
-        try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.removeItem(at: temporary.url)
     }
 }

@@ -2,17 +2,17 @@ import Foundation
 import Testing
 
 /// What a run of the `haptics` binary produced.
-struct ProcessResult {
-    var status: Int32
-    var stdout: Data
-    var stderr: Data
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: Data
     /// Whether the run was killed for taking longer than its timeout.
-    var timedOut: Bool
+    public var timedOut: Bool
 
-    var output: String { String(decoding: stdout, as: UTF8.self) }
-    var errorOutput: String { String(decoding: stderr, as: UTF8.self) }
-    var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
-    var errorLines: [String] { errorOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+    public var output: String { String(decoding: stdout, as: UTF8.self) }
+    public var errorOutput: String { String(decoding: stderr, as: UTF8.self) }
+    public var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+    public var errorLines: [String] { errorOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
 }
 
 private extension Array where Element == String {
@@ -24,9 +24,13 @@ private extension Array where Element == String {
 /// Runs the built `haptics` binary as a subprocess: standard input from data (through a file,
 /// so large inputs cannot deadlock a pipe), standard output and error captured, and a timeout
 /// after which the process is killed and the test fails instead of hanging.
-enum HapticsProcess {
+///
+/// The one way tests find and run the command: ``BackgroundHaptics`` runs it without waiting,
+/// and tests that need their own launcher (a terminal, a sound server's environment) take
+/// ``executable`` from here.
+public enum HapticsProcess {
     /// The binary SwiftPM built next to the test bundle.
-    static let executable: URL? = {
+    public static let executable: URL? = {
         var candidates: [URL] = []
         let bundle = Bundle.main.bundleURL
         candidates.append(bundle.appendingPathComponent("haptics"))
@@ -46,7 +50,7 @@ enum HapticsProcess {
     }()
 
     /// Runs `haptics ARGUMENTS` and waits for it, at most `timeout`.
-    static func run(
+    public static func run(
         _ arguments: [String],
         stdin: Data = Data(),
         in directory: URL? = nil,
@@ -55,12 +59,11 @@ enum HapticsProcess {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> ProcessResult {
         let executable = try #require(executable, "the haptics binary was not found next to the tests", sourceLocation: sourceLocation)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let inputFile = scratch.appendingPathComponent("stdin")
-        let outputFile = scratch.appendingPathComponent("stdout")
-        let errorFile = scratch.appendingPathComponent("stderr")
+        let scratch = try TemporaryFolder(prefix: "haptics-run")
+        defer { withExtendedLifetime(scratch) {} }
+        let inputFile = scratch.file("stdin")
+        let outputFile = scratch.file("stdout")
+        let errorFile = scratch.file("stderr")
         try stdin.write(to: inputFile)
         try Data().write(to: outputFile)
         try Data().write(to: errorFile)
@@ -84,17 +87,10 @@ enum HapticsProcess {
         process.standardError = error
         try process.run()
 
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        var timedOut = false
-        while process.isRunning {
-            if clock.now >= deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        // Polled rather than `waitUntilExit()`, which cannot time out: a hung command must fail
+        // its test, not stall the suite.
+        let timedOut = try await !Wait.suspendingUntil(timeout: timeout) { !process.isRunning }
+        if timedOut { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         if timedOut {
             Issue.record("haptics \(arguments.joined(separator: " ")) did not finish within \(timeout)", sourceLocation: sourceLocation)

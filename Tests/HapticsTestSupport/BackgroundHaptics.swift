@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// A `haptics` process running in the background: for sending it signals, and for runs that
+/// need their own environment. Standard streams go to files, so a chatty process cannot block.
+public final class BackgroundHaptics {
+    public struct Outcome: Sendable {
+        public var status: Int32
+        /// Whether the process exited (rather than being killed by a signal).
+        public var exited: Bool
+        public var stdout: String
+        public var stderr: String
+        public var timedOut: Bool
+        public var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+        public var outputLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    public let process = Process()
+    private let scratch: URL
+
+    public init(_ arguments: [String], in directory: URL, environment: [String: String]? = nil,
+                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let executable = try #require(HapticsProcess.executable, "the haptics binary was not found next to the tests", sourceLocation: sourceLocation)
+        scratch = directory.appendingPathComponent("streams-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        for name in ["stdout", "stderr"] { try Data().write(to: scratch.appendingPathComponent(name)) }
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("stdout"))
+        process.standardError = try FileHandle(forWritingTo: scratch.appendingPathComponent("stderr"))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// What the process has written to standard output so far.
+    public var outputSoFar: String {
+        String(decoding: (try? Data(contentsOf: scratch.appendingPathComponent("stdout"))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Polls standard output until `condition` holds (true) or `timeout` passes (false).
+    public func waitForOutput(timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws -> Bool {
+        try await Wait.suspendingUntil(timeout: timeout, interval: .milliseconds(20)) { condition(outputSoFar) }
+    }
+
+    /// Waits for the process to end, killing it after `timeout` (a hang, recorded as an issue).
+    public func wait(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
+        let timedOut = try await !Wait.suspendingUntil(timeout: timeout, interval: .milliseconds(2)) { !process.isRunning }
+        if timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("haptics \(process.arguments?.joined(separator: " ") ?? "") did not finish within \(timeout)", sourceLocation: sourceLocation)
+        }
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            exited: process.terminationReason == .exit,
+            stdout: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stdout")), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stderr")), as: UTF8.self),
+            timedOut: timedOut)
+    }
+}
