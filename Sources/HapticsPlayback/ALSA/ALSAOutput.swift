@@ -170,6 +170,14 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         return max(0, Int(delay))
     }
 
+    public func queuedFrames() -> Int {
+        guard !closed.load(ordering: .acquiring) else { return 0 }
+        let available = snd_pcm_avail(handle)
+        // An underrun (negative) leaves nothing queued; the next write recovers.
+        guard available >= 0 else { return 0 }
+        return max(0, bufferFrames - Int(available))
+    }
+
     public func drain() {
         guard !closed.load(ordering: .acquiring) else { return }
         // Waits for what the device holds to be heard, then drops the (silent) rest, rather

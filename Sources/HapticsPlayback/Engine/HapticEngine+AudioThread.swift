@@ -39,6 +39,23 @@ extension HapticEngine {
                     naps += 1
                 }
             }
+            // A paced device's queue, while nothing plays, drains to about a period before more
+            // silence is written: a player started now is then heard after that period rather
+            // than behind a whole buffer of silence (20 ms: about as late as a new `paplay`
+            // process). Naps of at most 1 ms, ending at once when a command or a stop arrives;
+            // once anything plays, the buffer fills again as the device allows.
+            if output.isPaced && !loop.hasActivePlayers {
+                let keep = output.periodFrames
+                var naps = 0
+                while naps < 100, loop.commands.peek() == nil, !loop.isStopRequested {
+                    let excess = output.queuedFrames() - keep
+                    guard excess > 0 else { break }
+                    let nanoseconds = min(1_000_000, Int(Double(excess) * 1e9 / loop.sampleRate))
+                    var pause = timespec(tv_sec: 0, tv_nsec: max(50_000, nanoseconds))
+                    nanosleep(&pause, nil)
+                    naps += 1
+                }
+            }
         }
     }
 
