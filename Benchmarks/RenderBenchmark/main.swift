@@ -1,53 +1,257 @@
-// Renders a long, dense pattern to a 48 kHz 16-bit WAV and prints how many seconds of signal
-// it renders per wall-clock second, and the process's peak memory.
+// Renders a long, dense pattern to a 48 kHz 16-bit WAV file and prints how many seconds of
+// signal that takes per wall-clock second, and the peak memory of the process doing it, next to
+// sox synthesising a sine of the same length into a file of the same format in the same run.
 //
-//   swift run -c release render-benchmark [minutes] [output.wav]
+//   swift run -c release render-benchmark [--runs N] [--minutes M] [--output FILE]
 //
 // The pattern: 10 minutes (by default) with 12,000 transients and 600 continuous events with
-// envelopes, plus intensity and sharpness curves, as issue #3 specifies.
+// envelopes, plus intensity and sharpness curves, as issue #3 specifies. Each run is a fresh
+// child process (this executable again, with `--child`), so its peak memory (ru_maxrss) is its
+// own and its time is the whole command: start-up, building the pattern, compiling it,
+// rendering, writing, fsync and rename. Ours and sox alternate, and the medians are printed.
 import Foundation
 import HapticsCore
 import HapticsRender
 
-let arguments = CommandLine.arguments.dropFirst()
-let minutes = arguments.first.flatMap(Double.init) ?? 10
-let outputPath = arguments.dropFirst().first ?? "/tmp/haptics-render-benchmark.wav"
-let seconds = minutes * 60
+// MARK: Child: one render
 
-var events: [HapticEvent] = []
-let transients = Int(seconds * 20)    // 12,000 in 10 minutes
-let continuous = Int(seconds)         // 600 in 10 minutes
-for i in 0..<transients {
-    let t = Double(i) * seconds / Double(transients)
-    events.append(.transient(at: t, intensity: 0.3 + 0.5 * Double(i % 7) / 6, sharpness: Double(i % 11) / 10))
-}
-for i in 0..<continuous {
-    let t = Double(i) * seconds / Double(continuous) + 0.013
-    events.append(.continuous(at: t, duration: 0.6, intensity: 0.4 + 0.4 * Double(i % 3) / 2,
-                              sharpness: Double(i % 5) / 4, attack: 0.2, decay: 0.3, release: 0.25))
-}
-var curves: [HapticParameterCurve] = []
-for i in stride(from: 0.0, to: seconds, by: 2.0) {
-    curves.append(HapticParameterCurve(.hapticIntensityControl, at: i, points: [(0, 1), (0.5, 0.6), (1, 0.9), (2, 1)]))
-    curves.append(HapticParameterCurve(.hapticSharpnessControl, at: i + 1, points: [(0, 0), (0.5, 0.3), (1, 0)]))
-}
-let pattern = HapticPattern(events: events.shuffled(), curves: curves)
+/// How a child writes: as `haptics render` does (fsync, then rename), without the fsync, or
+/// into memory only.
+enum Sink: String { case file, nosync, memory }
 
-func peakMemoryMiB() -> Double {
+func benchmarkPattern(seconds: Double) -> HapticPattern {
+    var events: [HapticEvent] = []
+    let transients = Int(seconds * 20)    // 12,000 in 10 minutes
+    let continuous = Int(seconds)         // 600 in 10 minutes
+    for i in 0..<transients {
+        let t = Double(i) * seconds / Double(transients)
+        events.append(.transient(at: t, intensity: 0.3 + 0.5 * Double(i % 7) / 6, sharpness: Double(i % 11) / 10))
+    }
+    for i in 0..<continuous {
+        let t = Double(i) * seconds / Double(continuous) + 0.013
+        events.append(.continuous(at: t, duration: 0.6, intensity: 0.4 + 0.4 * Double(i % 3) / 2,
+                                  sharpness: Double(i % 5) / 4, attack: 0.2, decay: 0.3, release: 0.25))
+    }
+    var curves: [HapticParameterCurve] = []
+    for i in stride(from: 0.0, to: seconds, by: 2.0) {
+        curves.append(HapticParameterCurve(.hapticIntensityControl, at: i, points: [(0, 1), (0.5, 0.6), (1, 0.9), (2, 1)]))
+        curves.append(HapticParameterCurve(.hapticSharpnessControl, at: i + 1, points: [(0, 0), (0.5, 0.3), (1, 0)]))
+    }
+    return HapticPattern(events: events.shuffled(), curves: curves)
+}
+
+func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+}
+
+/// Renders and prints `seconds-of-signal in-process-seconds clipped dropped` on one line.
+func runChild(sink: Sink, minutes: Double, path: String, repetitions: Int) throws {
+    let pattern = benchmarkPattern(seconds: minutes * 60)
+    let clock = ContinuousClock()
+    var statistics: RenderStatistics?
+    var dropped = 0
+    let elapsed = try clock.measure {
+        let renderer = HapticRenderer(pattern: pattern, profile: .wideband, sampleRate: 48_000,
+                                      playback: HapticRenderer.Playback(count: repetitions))
+        switch sink {
+        case .file:
+            statistics = try renderer.writeWAV(to: path, format: .s16)
+        case .nosync:
+            // WAVWriter as writeWAV drives it, with an fsync that does nothing.
+            let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: renderer.channelCount, format: .s16,
+                                       frameCount: renderer.totalFrames, riffLimit: WAVWriter.riffLimit,
+                                       io: AtomicFile.IO(sync: { _ in 0 }))
+            let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * renderer.channelCount)
+            defer { block.deallocate() }
+            while case let frames = renderer.render(into: block), frames > 0 {
+                try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * renderer.channelCount)]))
+            }
+            try writer.finish()
+            statistics = renderer.statistics
+        case .memory:
+            let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * renderer.channelCount)
+            defer { block.deallocate() }
+            while renderer.render(into: block) > 0 {}
+            statistics = renderer.statistics
+        }
+        dropped = renderer.droppedEvents
+    }
+    guard let statistics else { return }
+    print(statistics.duration, seconds(elapsed), statistics.clippedSamples, dropped, peakResidentKiB(pid: "self") ?? -1)
+}
+
+/// A process's peak resident memory (VmHWM) in KiB. Unlike `ru_maxrss`, which keeps the high
+/// mark of the address space a spawned child started in (its parent's, for a vfork), this is
+/// the executed program's own.
+func peakResidentKiB(pid: String) -> Double? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+    return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }
+}
+
+// MARK: Parent: runs, medians, the table
+
+/// What a child process cost: its wall time, CPU time and peak resident memory, and its output.
+struct ChildRun {
+    var wall: Double
+    var cpu: Double
+    var peakMiB: Double
+    var output: String
+}
+
+/// Runs `arguments` (absolute executable first) and waits for it, with its rusage.
+func spawn(_ arguments: [String]) -> ChildRun? {
+    var fileActions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&fileActions)
+    defer { posix_spawn_file_actions_destroy(&fileActions) }
+    var pipeEnds: [Int32] = [0, 0]
+    guard pipe(&pipeEnds) == 0 else { return nil }
+    posix_spawn_file_actions_adddup2(&fileActions, pipeEnds[1], STDOUT_FILENO)
+    posix_spawn_file_actions_addopen(&fileActions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addclose(&fileActions, pipeEnds[0])
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let clock = ContinuousClock()
+    let start = clock.now
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
+    close(pipeEnds[1])
+    guard spawned == 0 else { close(pipeEnds[0]); return nil }
+    // The child's peak memory is sampled every millisecond until its output closes (sox does
+    // not report its own); a child of ours also reports its exact figure at the end.
+    var output = Data()
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    var peak = 0.0
+    _ = fcntl(pipeEnds[0], F_SETFL, fcntl(pipeEnds[0], F_GETFL) | O_NONBLOCK)
+    while true {
+        if let hwm = peakResidentKiB(pid: String(pid)) { peak = max(peak, hwm) }
+        let n = read(pipeEnds[0], &chunk, chunk.count)
+        if n > 0 { output.append(contentsOf: chunk[..<n]); continue }
+        if n == 0 || errno != EAGAIN { break }
+        usleep(1000)
+    }
+    close(pipeEnds[0])
+    let fields = String(decoding: output, as: UTF8.self).split(separator: " ")
+    if fields.count >= 5, let own = Double(fields[4].trimmingCharacters(in: .whitespacesAndNewlines)), own > 0 { peak = own }
+    var status: Int32 = 0
     var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    return Double(usage.ru_maxrss) / 1024
+    guard wait4(pid, &status, 0, &usage) == pid else { return nil }
+    let wall = seconds(clock.now - start)
+    guard status == 0 else { return nil }
+    let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+    return ChildRun(wall: wall, cpu: cpu, peakMiB: peak / 1024, output: String(decoding: output, as: UTF8.self))
 }
 
-let memoryBefore = peakMemoryMiB()
-let clock = ContinuousClock()
-var renderer: HapticRenderer!
-let compileTime = clock.measure { renderer = HapticRenderer(pattern: pattern, profile: .wideband, sampleRate: 48_000) }
-let renderTime = try clock.measure { try renderer.writeWAV(to: outputPath, format: .s16) }
-let wall = Double(renderTime.components.seconds) + Double(renderTime.components.attoseconds) * 1e-18
-let signal = renderer.statistics.duration
-print(String(format: "pattern: %.0f s, %d transients, %d continuous events, %d curves", seconds, transients, continuous, curves.count))
-print(String(format: "compile: %.1f ms", Double(compileTime.components.attoseconds) * 1e-15 + Double(compileTime.components.seconds) * 1000))
-print(String(format: "render + write 48 kHz s16 WAV: %.3f s wall for %.1f s of signal = %.0f× real time", wall, signal, signal / wall))
-print(String(format: "peak memory: %.1f MiB (%.1f MiB before rendering); clipped samples: %d; dropped events: %d",
-             peakMemoryMiB(), memoryBefore, renderer.statistics.clippedSamples, renderer.droppedEvents))
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// 12,400 or 3.8: thousands grouped, one decimal below 10.
+func grouped(_ value: Double) -> String {
+    guard value.isFinite else { return "–" }
+    if value < 10 { return String(format: "%.1f", value) }
+    var digits = String(Int(value.rounded()))
+    var groups: [Substring] = []
+    while digits.count > 3 { groups.insert(digits.suffix(3), at: 0); digits.removeLast(3) }
+    return ([Substring(digits)] + groups).joined(separator: ",")
+}
+
+func executablePath(named name: String) -> String? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let candidate = "\(directory)/\(name)"
+        if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+}
+
+func runParent(runs: Int, minutes: Double, outputPath: String) {
+    let me = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    let seconds = minutes * 60
+    let sox = executablePath(named: "sox")
+    let soxPath = outputPath + ".sox.wav"
+    func ours(_ sink: Sink, repetitions: Int = 1) -> ChildRun? {
+        spawn([me, "--child", sink.rawValue, String(minutes), outputPath, String(repetitions)])
+    }
+    print(String(format: "pattern: %.0f s, %d transients, %d continuous events, %d curves; 48 kHz, 16-bit, mono WAV; %d runs each, medians",
+                 seconds, Int(seconds * 20), Int(seconds), Int(seconds / 2) * 2, runs))
+    var file: [ChildRun] = [], nosync: [ChildRun] = [], memory: [ChildRun] = [], soxRuns: [ChildRun] = []
+    for _ in 0..<runs {
+        if let run = ours(.file) { file.append(run) }
+        if let sox, let run = spawn([sox, "-n", "-r", "48000", "-b", "16", soxPath, "synth", String(seconds), "sine", "170"]) {
+            soxRuns.append(run)
+        }
+        if let run = ours(.nosync) { nosync.append(run) }
+        if let run = ours(.memory) { memory.append(run) }
+    }
+    unlink(soxPath)
+    guard !file.isEmpty else { print("render-benchmark: the rendering child failed"); return }
+    let fields = file[0].output.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    let signal = fields.first ?? seconds
+    if fields.count >= 4 { print("clipped samples: \(Int(fields[2])); dropped events: \(Int(fields[3]))") }
+    func inProcess(_ runs: [ChildRun]) -> Double {
+        median(runs.compactMap { $0.output.split(separator: " ").dropFirst().first.flatMap { Double($0) } })
+    }
+    func describe(_ name: String, _ runs: [ChildRun]) {
+        guard !runs.isEmpty else { return }
+        let wall = median(runs.map(\.wall)), cpu = median(runs.map(\.cpu))
+        var line = String(format: "%@: %.3f s wall (%@× real time), %.3f s CPU (%@×), peak %.1f MiB", name, wall,
+                          grouped(signal / wall), cpu, grouped(signal / cpu), median(runs.map(\.peakMiB)))
+        let render = inProcess(runs)
+        if render.isFinite { line += String(format: "; compile + render + write in process: %.3f s (%@×)", render, grouped(signal / render)) }
+        print(line)
+    }
+    describe("haptics render to a WAV file (fsync, rename)", file)
+    describe("the same without the fsync", nosync)
+    describe("the same into memory, no file", memory)
+    describe("sox synth \(Int(seconds)) s sine 170 Hz to a WAV file", soxRuns)
+    // However long the signal: the same pattern played three times in a row, once, without
+    // the fsync (disk space). Memory grows with a pattern's events (it is held compiled), not
+    // with the length of the signal.
+    if let long = ours(.nosync, repetitions: 3) {
+        print(String(format: "the same pattern looped 3 times (%.0f s of signal): peak %.1f MiB", seconds * 3, long.peakMiB))
+    }
+    unlink(outputPath)
+
+    let ourSpeed = signal / median(file.map(\.wall))
+    let ourPeak = median(file.map(\.peakMiB))
+    let speedGoal = 10_000.0, memoryGoal = 32.0
+    if soxRuns.isEmpty {
+        print("| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to a 48 kHz 16-bit WAV file, × real time | \(grouped(ourSpeed))× | sox: not installed | – | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |")
+        print("| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | sox: not installed | – | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |")
+        return
+    }
+    let soxSpeed = seconds / median(soxRuns.map(\.wall))
+    let soxPeak = median(soxRuns.map(\.peakMiB))
+    print("| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to a 48 kHz 16-bit WAV file, × real time | \(grouped(ourSpeed))× | sox synth \(Int(seconds)) s sine: \(grouped(soxSpeed))× | \(grouped(ourSpeed / soxSpeed))× | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |")
+    print("| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | sox: \(String(format: "%.1f", soxPeak)) MiB | \(String(format: "%.1f", ourPeak / soxPeak))× | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |")
+}
+
+// MARK: Arguments
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--child", arguments.count == 5, let sink = Sink(rawValue: arguments[1]), let minutes = Double(arguments[2]),
+   let repetitions = Int(arguments[4]) {
+    do {
+        try runChild(sink: sink, minutes: minutes, path: arguments[3], repetitions: repetitions)
+    } catch {
+        FileHandle.standardError.write(Data("render-benchmark: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+var runs = 5, minutes = 10.0, outputPath = "/tmp/haptics-render-benchmark.wav"
+while !arguments.isEmpty {
+    let flag = arguments.removeFirst()
+    guard let value = arguments.first else { break }
+    arguments.removeFirst()
+    switch flag {
+    case "--runs": runs = max(1, Int(value) ?? runs)
+    case "--minutes": minutes = max(0.1, Double(value) ?? minutes)
+    case "--output": outputPath = value
+    default: print("render-benchmark: unknown option \(flag)"); exit(2)
+    }
+}
+runParent(runs: runs, minutes: minutes, outputPath: outputPath)

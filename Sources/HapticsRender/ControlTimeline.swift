@@ -76,21 +76,31 @@ struct ControlTimeline: Sendable {
 
     /// The active element's value at `time` and when that element started, or nil before the
     /// first element.
+    ///
+    /// Every voice reads this every control tick: the arrays are read through buffer pointers,
+    /// without the bounds checks and reference counting of array access.
     func value(at time: Double) -> (value: Double, since: Double)? {
-        // Last segment whose start ≤ time.
-        var low = 0, high = segments.count
-        while low < high {
-            let mid = (low + high) / 2
-            if segments[mid].start <= time { low = mid + 1 } else { high = mid }
+        segments.withUnsafeBufferPointer { segments in
+            // Last segment whose start ≤ time.
+            var low = 0, high = segments.count
+            while low < high {
+                let mid = (low + high) / 2
+                if segments[mid].start <= time { low = mid + 1 } else { high = mid }
+            }
+            guard low > 0 else { return nil }
+            let segment = segments[low - 1]
+            let value = times.withUnsafeBufferPointer { times in
+                values.withUnsafeBufferPointer { values in
+                    Self.interpolate(times: times, values: values, first: segment.firstPoint, count: segment.pointCount, at: time)
+                }
+            }
+            return (value, segment.start)
         }
-        guard low > 0 else { return nil }
-        let segment = segments[low - 1]
-        return (Self.interpolate(times: times, values: values, first: segment.firstPoint, count: segment.pointCount, at: time), segment.start)
     }
 
     /// Linear interpolation over sorted points, holding the ends.
     @inline(__always)
-    static func interpolate(times: [Double], values: [Double], first: Int, count: Int, at time: Double) -> Double {
+    static func interpolate(times: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>, first: Int, count: Int, at time: Double) -> Double {
         if count == 1 || time <= times[first] { return values[first] }
         let last = first + count - 1
         if time >= times[last] { return values[last] }

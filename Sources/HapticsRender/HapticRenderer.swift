@@ -153,7 +153,12 @@ public final class HapticRenderer {
                              frames: n, into: base + written * channelCount)
             } else {
                 synth.render(adding: mono.baseAddress!, frames: n)
-                output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
+                if synth.lastBlockSounded {
+                    output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
+                } else {
+                    // Nothing sounded: the block is silence, written without mixing.
+                    output.writeSilence(zeros: mono.baseAddress!, frames: n, into: base + written * channelCount)
+                }
             }
             written += n
             renderedFrames += n

@@ -83,13 +83,37 @@ package struct OutputStage: Sendable {
         var clipped = 0
         let gain = self.gain
         if isMono {
-            for i in 0..<frames {
+            // Eight lanes at a time, each with its own peak, sum of squares and clip count,
+            // folded once per block: the same samples as the scalar form, bit for bit.
+            let gain8 = SIMD8<Float>(repeating: gain)
+            var peak8 = SIMD8<Float>(repeating: 0)
+            var squares8 = SIMD8<Float>(repeating: 0)
+            var clipped8 = SIMD8<Int32>(repeating: 0)
+            var i = 0
+            while i + 8 <= frames {
+                let raw = UnsafeRawPointer(mono + i).loadUnaligned(as: SIMD8<Float>.self) * gain8
+                var x = raw
+                x.replace(with: -1, where: x .< -1)
+                x.replace(with: 1, where: x .> 1)
+                // A true comparison is all ones (−1) in its lane.
+                clipped8 &-= unsafeBitCast(x .!= raw, to: SIMD8<Int32>.self)
+                let magnitude = unsafeBitCast(unsafeBitCast(x, to: SIMD8<Int32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+                peak8.replace(with: magnitude, where: magnitude .> peak8)
+                squares8 += x * x
+                UnsafeMutableRawPointer(output + i).storeBytes(of: x, as: SIMD8<Float>.self)
+                i += 8
+            }
+            clipped = Int(clipped8.wrappedSum())
+            peak = peak8.max()
+            squares = squares8.sum()
+            while i < frames {
                 let raw = mono[i] * gain
                 let x = min(max(raw, -1), 1)
                 clipped &+= (x != raw) ? 1 : 0
                 peak = max(peak, abs(x))
                 squares += x * x
                 output[i] = x
+                i += 1
             }
         } else {
             for i in 0..<frames {
@@ -108,17 +132,15 @@ package struct OutputStage: Sendable {
         self.frames += frames
     }
 
+    /// Writes `frames` frames of a silent haptic signal, as ``write(mono:frames:into:)`` would
+    /// write `zeros` (which it reads only for a gain that does not leave zero a plain zero).
+    package mutating func writeSilence(zeros: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
+        // A negative or non-finite gain turns zero into −0 or NaN, which the full path writes.
+        guard gain.isFinite, gain >= 0 else { return write(mono: zeros, frames: frames, into: output) }
+        output.update(repeating: 0, count: frames * channelCount)
+        self.frames += frames
+    }
+
     /// Root mean square of the haptic signal so far.
     package var rms: Double { frames > 0 ? (sumOfSquares / Double(frames)).squareRoot() : 0 }
-}
-
-/// Float → 16-bit conversion used by every 16-bit output (files and devices), so that what a
-/// device receives and what a file holds agree to the bit: clip to ±1, scale by 32767, round
-/// half away from zero.
-@inline(__always)
-public func int16Sample(_ x: Float) -> Int16 {
-    guard !x.isNaN else { return 0 }
-    let scaled = min(max(x, -1), 1) * 32767
-    // Truncating after adding ±½ is rounding half away from zero, without a libm call.
-    return Int16(scaled + (scaled >= 0 ? 0.5 : -0.5))
 }

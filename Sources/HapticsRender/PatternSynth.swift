@@ -15,12 +15,17 @@ package final class PatternSynth {
     package let profile: ActuatorProfile
     package let sampleRate: Double
 
+    /// Whether any voice sounded in the last block rendered: when not, nothing was added to
+    /// the outputs, and a caller may skip mixing that block.
+    package private(set) var lastBlockSounded = false
     /// Frames rendered since creation.
     package private(set) var frame = 0
     /// Pattern time at `anchorFrame`, and how fast pattern time runs.
     private var anchorFrame = 0
     private var anchorTime = 0.0
-    package private(set) var rate = 1.0
+    /// Read by every voice on every control tick: a dynamically checked access there cost
+    /// as much as the tick's arithmetic. Only the synth's owner, on one thread, changes it.
+    @exclusivity(unchecked) package private(set) var rate = 1.0
     /// Whether pattern time advances (a paused pattern holds its time; voices keep sounding
     /// out only while fading).
     package private(set) var isPaused = false
@@ -196,13 +201,14 @@ package final class PatternSynth {
     /// Adds this pattern's next `frames` samples: the haptic signal into `haptic`, audio
     /// events into `audioLeft` and `audioRight`. Without an audio pair (or with
     /// ``playsAudio`` false) audio events pass silently; with ``playsHaptics`` false, haptic
-    /// events do.
+    /// events do. ``lastBlockSounded`` then tells whether anything was added.
     package func render(adding haptic: UnsafeMutablePointer<Float>, audioLeft: UnsafeMutablePointer<Float>?, audioRight: UnsafeMutablePointer<Float>?, frames: Int) {
         let blockEnd = frame + frames
         if !isPaused {
             startEvents(before: blockEnd)
             startAudioEvents(before: blockEnd, sounding: audioLeft != nil && audioRight != nil)
         }
+        lastBlockSounded = activeVoices > 0 || activeAudioVoices > 0
         var i = 0
         while i < activeVoices {
             let finished = voices[i].render(into: haptic, frames: frames, synth: self)
@@ -323,7 +329,9 @@ package final class PatternSynth {
     /// The value of a control at a pattern time, from a pattern's elements and those sent.
     @inline(__always)
     static func control(_ control: HapticControl, at time: Double, pattern: CompiledPattern, runtime: RuntimeControls) -> Double {
-        let own = pattern.controls[control.rawValue].value(at: time)
+        // Read in place: subscripting the array would copy the timeline, retaining and
+        // releasing its three arrays on every control tick of every voice.
+        let own = pattern.controls.withUnsafeBufferPointer { $0[control.rawValue].value(at: time) }
         let sent = runtime.value(of: control, at: time)
         switch (own, sent) {
         case (nil, nil): return control.defaultValue

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Sines come from rotating a (sin, cos) pair rather than calling `sin` per sample: four
 /// multiplies instead of a libm call is what lets rendering run thousands of times faster
-/// than real time. The pair is renormalised every tick so it cannot drift.
+/// than real time. The pair is renormalised every tick so it cannot drift. Four such pairs,
+/// a sample apart and rotated four samples at a time, keep the processor busy where a single
+/// pair would wait on its own previous multiply.
 struct Voice {
     var isTransient = false
     /// Frames to wait, within the current block, before the first sample.
@@ -48,6 +50,27 @@ struct Voice {
     var tickLength = 0
     /// This tick ramps to zero and then the voice ends.
     var finishing = false
+    /// A continuous carrier runs in groups of four samples: sin and cos at tick positions
+    /// `groupStart … groupStart + 3` (a multiple of 4, counted from the tick's start), and the
+    /// rotation by four samples. Four independent rotations a step, instead of one long chain
+    /// of dependent multiplies, is what lets the loop run at the processor's throughput. The
+    /// state depends only on the position within the tick, so the output still does not
+    /// depend on how the caller splits time into blocks.
+    var groupSin = SIMD4<Double>(repeating: 0)
+    var groupCos = SIMD4<Double>(repeating: 1)
+    var groupStart = 0
+    var groupRotSin = 0.0, groupRotCos = 1.0
+    /// The carrier's angular step per sample and its sin and cos, kept while the frequency
+    /// holds (two libm calls a tick otherwise).
+    var omega = Double.nan
+    /// A transient runs its carrier (the same group fields, positions counted from the
+    /// segment's start) and its envelope oscillator the same way, regrouped at each of its two
+    /// segments (attack, fall).
+    var envGroupSin = SIMD4<Double>(repeating: 0)
+    var envGroupCos = SIMD4<Double>(repeating: 1)
+    var envGroupRotSin = 0.0, envGroupRotCos = 1.0
+    /// The transient is past its attack.
+    var falling = false
 
     init() {}
 
@@ -66,6 +89,7 @@ struct Voice {
         sinPhase = sin(phase0); cosPhase = cos(phase0)
         rotSin = sin(omega); rotCos = cos(omega)
         setEnvelopeSegment(frames: attackFrames)
+        startTransientGroups(sin: sinPhase, cos: cosPhase)
     }
 
     /// A continuous event starting `delay` frames into the block, `elapsed` seconds into its envelope.
@@ -113,26 +137,98 @@ struct Voice {
     private mutating func renderTransient(into output: UnsafeMutablePointer<Float>, from start: Int, to end: Int) -> Bool {
         var j = start
         while j < end {
-            if frameIndex == attackFrames { setEnvelopeSegment(frames: totalFrames - attackFrames) }
-            let rising = frameIndex < attackFrames
-            let envelope = rising ? 0.5 * (1 - envCos) : 0.5 * (1 + envCos)
-            var sample = peak * envelope * sinPhase
-            if cutTotal > 0 {
-                sample *= Double(cutRemaining) / Double(cutTotal)
-                cutRemaining -= 1
+            if frameIndex == attackFrames && !falling {
+                // The carrier where the attack ended carries on; the envelope starts its fall.
+                let lane = frameIndex - groupStart
+                let s = groupSin[lane], c = groupCos[lane]
+                falling = true
+                setEnvelopeSegment(frames: totalFrames - attackFrames)
+                startTransientGroups(sin: s, cos: c)
             }
-            output[j] += Float(sample)
-            let s = sinPhase * rotCos + cosPhase * rotSin
-            cosPhase = cosPhase * rotCos - sinPhase * rotSin
-            sinPhase = s
-            let es = envSin * envRotCos + envCos * envRotSin
-            envCos = envCos * envRotCos - envSin * envRotSin
-            envSin = es
-            frameIndex += 1
-            j += 1
-            if frameIndex >= totalFrames || (cutTotal > 0 && cutRemaining <= 0) { return true }
+            let n = min(end - j, (falling ? totalFrames : attackFrames) - frameIndex)
+            if cutTotal > 0 {
+                // A fade-out in progress: sample by sample, ending when it reaches zero.
+                let m = min(n, cutRemaining)
+                renderTransientStretch(into: output + j, count: m, cut: true)
+                if cutRemaining <= 0 { return true }
+                j += m
+            } else {
+                renderTransientStretch(into: output + j, count: n, cut: false)
+                j += n
+            }
+            if frameIndex >= totalFrames { return true }
         }
         return false
+    }
+
+    /// Starts the carrier and envelope groups at the current frame: four single-sample
+    /// rotations, then the four-sample rotations.
+    private mutating func startTransientGroups(sin s0: Double, cos c0: Double) {
+        var s = s0, c = c0, es = envSin, ec = envCos
+        let rs = rotSin, rc = rotCos, ers = envRotSin, erc = envRotCos
+        for l in 0..<4 {
+            groupSin[l] = s; groupCos[l] = c
+            envGroupSin[l] = es; envGroupCos[l] = ec
+            (s, c) = (s * rc + c * rs, c * rc - s * rs)
+            (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
+        }
+        (groupRotSin, groupRotCos) = Self.fourfold(sin: rs, cos: rc)
+        (envGroupRotSin, envGroupRotCos) = Self.fourfold(sin: ers, cos: erc)
+        groupStart = frameIndex
+    }
+
+    /// sin and cos of 4θ from those of θ (two doublings).
+    @inline(__always)
+    static func fourfold(sin s: Double, cos c: Double) -> (sin: Double, cos: Double) {
+        let s2 = 2 * s * c, c2 = c * c - s * s
+        return (2 * s2 * c2, c2 * c2 - s2 * s2)
+    }
+
+    /// Adds `count` samples of the current segment (not past its end): whole groups without a
+    /// test per sample, single samples at the edges and, with `cut`, while fading out.
+    @inline(__always)
+    private mutating func renderTransientStretch(into output: UnsafeMutablePointer<Float>, count: Int, cut: Bool) {
+        let stop = frameIndex + count
+        var k = frameIndex
+        var out = output
+        // The attack rises along 0.5·(1 − cos), the fall along 0.5·(1 + cos).
+        let sign: Double = falling ? 1 : -1
+        let peak = self.peak
+        while k < stop {
+            if !cut && k == groupStart && stop - k >= 4 {
+                var s = groupSin, c = groupCos, es = envGroupSin, ec = envGroupCos
+                let rs = groupRotSin, rc = groupRotCos, ers = envGroupRotSin, erc = envGroupRotCos
+                while stop - k >= 4 {
+                    let v = peak * (0.5 * (1 + sign * ec)) * s
+                    let sum = UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self)
+                        + SIMD4<Float>(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
+                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
+                    (s, c) = (s * rc + c * rs, c * rc - s * rs)
+                    (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
+                    k += 4
+                    out += 4
+                }
+                groupSin = s; groupCos = c; envGroupSin = es; envGroupCos = ec
+                groupStart = k
+            } else {
+                let lane = k - groupStart
+                var sample = peak * (0.5 * (1 + sign * envGroupCos[lane])) * groupSin[lane]
+                if cut {
+                    sample *= Double(cutRemaining) / Double(cutTotal)
+                    cutRemaining -= 1
+                }
+                out[0] += Float(sample)
+                out += 1
+                k += 1
+                if k - groupStart == 4 {
+                    (groupSin, groupCos) = (groupSin * groupRotCos + groupCos * groupRotSin, groupCos * groupRotCos - groupSin * groupRotSin)
+                    (envGroupSin, envGroupCos) = (envGroupSin * envGroupRotCos + envGroupCos * envGroupRotSin,
+                                                  envGroupCos * envGroupRotCos - envGroupSin * envGroupRotSin)
+                    groupStart += 4
+                }
+            }
+        }
+        frameIndex = stop
     }
 
     private mutating func renderContinuous(into output: UnsafeMutablePointer<Float>, from start: Int, to end: Int, synth: PatternSynth) -> Bool {
@@ -143,38 +239,75 @@ struct Voice {
                 beginTick(synth: synth, blockOffset: j)
             }
             let n = min(tickLength - tickIndex, end - j)
-            // Computed from the tick's start for every sample, never accumulated, so the
-            // result is the same however the caller splits blocks.
-            let base = tickStart, step = tickStep, first = tickIndex + 1
-            var s = sinPhase, c = cosPhase
-            let rs = rotSin, rc = rotCos
             if cutTotal > 0 {
-                let total = Double(cutTotal)
-                for k in 0..<n {
-                    let amplitude = base + step * Double(first + k)
-                    let fade = Double(max(0, cutRemaining - k)) / total
-                    output[j + k] += Float(amplitude * fade * s)
-                    let ns = s * rc + c * rs
-                    c = c * rc - s * rs
-                    s = ns
-                }
+                renderCutStretch(into: output + j, count: n)
                 cutRemaining -= n
                 if cutRemaining <= 0 { return true }
             } else {
-                for k in 0..<n {
-                    let amplitude = base + step * Double(first + k)
-                    output[j + k] += Float(amplitude * s)
-                    let ns = s * rc + c * rs
-                    c = c * rc - s * rs
-                    s = ns
-                }
+                renderStretch(into: output + j, count: n)
             }
-            sinPhase = s; cosPhase = c
-            tickIndex += n
             j += n
             if tickIndex == tickLength && finishing { return true }
         }
         return false
+    }
+
+    /// Adds `count` samples of the current tick (not past its end). The amplitude is computed
+    /// from the tick's start for every sample, never accumulated, so the result is the same
+    /// however the caller splits blocks.
+    @inline(__always)
+    private mutating func renderStretch(into output: UnsafeMutablePointer<Float>, count: Int) {
+        let stop = tickIndex + count
+        var k = tickIndex
+        var out = output
+        let base = tickStart, step = tickStep
+        while k < stop {
+            if k == groupStart && stop - k >= 4 {
+                // Whole groups: no test per sample.
+                let base4 = SIMD4<Double>(repeating: base), step4 = SIMD4<Double>(repeating: step)
+                let lanes = SIMD4<Double>(1, 2, 3, 4)
+                var s = groupSin, c = groupCos
+                let rs = groupRotSin, rc = groupRotCos
+                while stop - k >= 4 {
+                    let v = (base4 + step4 * (SIMD4<Double>(repeating: Double(k)) + lanes)) * s
+                    let sum = UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self)
+                        + SIMD4<Float>(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
+                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
+                    (s, c) = (s * rc + c * rs, c * rc - s * rs)
+                    k += 4
+                    out += 4
+                }
+                groupSin = s; groupCos = c
+                groupStart = k
+            } else {
+                out[0] += Float((base + step * Double(k + 1)) * groupSin[k - groupStart])
+                out += 1
+                k += 1
+                if k - groupStart == 4 { advanceGroup() }
+            }
+        }
+        tickIndex = stop
+    }
+
+    /// As ``renderStretch(into:count:)``, fading out: sample by sample.
+    private mutating func renderCutStretch(into output: UnsafeMutablePointer<Float>, count: Int) {
+        let total = Double(cutTotal)
+        let base = tickStart, step = tickStep
+        for i in 0..<count {
+            let k = tickIndex + i
+            let amplitude = base + step * Double(k + 1)
+            let fade = Double(max(0, cutRemaining - i)) / total
+            output[i] += Float(amplitude * fade * groupSin[k - groupStart])
+            if k + 1 - groupStart == 4 { advanceGroup() }
+        }
+        tickIndex += count
+    }
+
+    @inline(__always)
+    private mutating func advanceGroup() {
+        let rs = groupRotSin, rc = groupRotCos
+        (groupSin, groupCos) = (groupSin * rc + groupCos * rs, groupCos * rc - groupSin * rs)
+        groupStart += 4
     }
 
     /// Starts a control tick: evaluates envelope, intensity and sharpness at its end, and sets
@@ -193,11 +326,26 @@ struct Voice {
             tickTarget = synth.profile.amplitude(intensity: intensity) * envelope.level(at: tickEndTime)
         }
         tickStep = (tickTarget - tickStart) / Double(length)
+        let omega = 2 * Double.pi * synth.profile.frequency(sharpness: sharpness) / synth.sampleRate
+        if omega != self.omega {
+            self.omega = omega
+            rotSin = sin(omega); rotCos = cos(omega)
+        }
+        let rs = rotSin, rc = rotCos
+        // The carrier where the last tick ended, renormalised so it cannot drift; its first
+        // four samples by single-sample rotations, then groups of four by the four-sample one.
+        var s = groupSin[tickIndex - groupStart], c = groupCos[tickIndex - groupStart]
+        let norm = 1 / (s * s + c * c).squareRoot()
+        s *= norm; c *= norm
+        for l in 0..<4 {
+            groupSin[l] = s; groupCos[l] = c
+            (s, c) = (s * rc + c * rs, c * rc - s * rs)
+        }
+        let rs2 = 2 * rs * rc, rc2 = rc * rc - rs * rs
+        groupRotSin = 2 * rs2 * rc2
+        groupRotCos = rc2 * rc2 - rs2 * rs2
+        groupStart = 0
         tickLength = length
         tickIndex = 0
-        let omega = 2 * Double.pi * synth.profile.frequency(sharpness: sharpness) / synth.sampleRate
-        rotSin = sin(omega); rotCos = cos(omega)
-        let norm = 1 / (sinPhase * sinPhase + cosPhase * cosPhase).squareRoot()
-        sinPhase *= norm; cosPhase *= norm
     }
 }

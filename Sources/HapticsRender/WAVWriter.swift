@@ -154,14 +154,10 @@ public final class WAVWriter {
         while index < samples.count {
             if pending + bytesPerSample > Self.bufferBytes { try flushBuffer() }
             let count = min(samples.count - index, (Self.bufferBytes - pending) / bytesPerSample)
-            let out = buffer + pending
+            let source = samples.baseAddress! + index
             switch format {
-            case .s16:
-                let target = out.assumingMemoryBound(to: Int16.self)
-                for i in 0..<count { target[i] = int16Sample(samples[index + i]).littleEndian }
-            case .f32:
-                let target = out.assumingMemoryBound(to: UInt32.self)
-                for i in 0..<count { target[i] = samples[index + i].bitPattern.littleEndian }
+            case .s16: convertToInt16(source, count: count, into: buffer + pending)
+            case .f32: convertToFloat32LittleEndian(source, count: count, into: buffer + pending)
             }
             pending += count * bytesPerSample
             index += count

@@ -62,6 +62,17 @@ struct ListCommandTests {
         return Dictionary(array.compactMap { entry in (entry["name"] as? String).map { ($0, entry) } }, uniquingKeysWith: { first, _ in first })
     }
 
+    @Test("every object of list --json and validate --json names the version of haptics that wrote it")
+    func jsonCarriesTheVersion() async throws {
+        let version = try await HapticsProcess.run(["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!version.isEmpty)
+        let presets = try await listed()
+        #expect(!presets.isEmpty && presets.values.allSatisfy { $0["hapticsVersion"] as? String == version })
+        let validated = try await HapticsProcess.run(["validate", "--json", "-"], stdin: Data(#"{"Pattern": []}"#.utf8))
+        let reports = try #require(try jsonObject(validated.stdout) as? [[String: Any]])
+        #expect(reports.count == 1 && reports[0]["hapticsVersion"] as? String == version)
+    }
+
     @Test("the README's preset table was read: five categories, the presets and aliases it shows")
     func readmeTable() {
         #expect(Set(Self.documented.map(\.category)) == ["notification", "impact", "selection", "change", "activity"])

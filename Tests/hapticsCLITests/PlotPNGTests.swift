@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// `haptics plot -o x.png`: the SVG drawn by librsvg into a PNG of the same size.

@@ -73,7 +73,7 @@ struct ValidateCommandTests {
         #expect(result.status == 1)
         let reports = try #require(try jsonObject(result.stdout) as? [[String: Any]])
         #expect(reports.count == 2)
-        #expect(reports.map { Set($0.keys) } == Array(repeating: ["file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
+        #expect(reports.map { Set($0.keys) } == Array(repeating: ["hapticsVersion", "file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
         #expect(reports.map { $0["errorCount"] as? Int } == [0, 1])
         #expect(reports.map { $0["warningCount"] as? Int } == [1, 0])
         #expect(reports[0]["file"] as? String == "warn.ahap")

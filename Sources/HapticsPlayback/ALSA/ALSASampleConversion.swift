@@ -34,14 +34,11 @@ public enum ALSASampleConversion {
         _ source: UnsafePointer<Float>, frames: Int, channels: Int,
         into destination: UnsafeMutablePointer<Int16>, fade: inout ALSAFadeIn
     ) {
-        var index = 0
         if !fade.isActive {
-            for _ in 0..<frames * channels {
-                destination[index] = s16(source[index])
-                index += 1
-            }
+            convertToInt16(source, count: frames * channels, into: UnsafeMutableRawPointer(destination))
             return
         }
+        var index = 0
         for _ in 0..<frames {
             let gain = fade.nextGain()
             for _ in 0..<channels {

@@ -53,8 +53,9 @@ enum EngineEvent {
     case finished(slot: Int, run: Int)
     /// The audio thread released a slot; its synth can be freed.
     case detached(slot: Int)
-    /// No player has been active for the idle timeout.
-    case idle
+    /// No player has been active for the idle timeout, in the given start of the output (an
+    /// event from an earlier start, handled late, must not stop a later one).
+    case idle(start: Int)
     /// The audio thread ended: after a requested stop, or because the device failed.
     case ended
     /// A long runtime curve's points the audio thread no longer uses, to free.

@@ -36,11 +36,11 @@ extension HapticEngine {
             // released now, outside the lock (its deinit takes it).
             withExtendedLifetime(finished?.player) {}
             if allDone { handlePlayersFinished() }
-        case .idle:
+        case .idle(let start):
             // Marked before stopping, so a player start racing the stop restarts the engine
             // instead of failing with engineNotRunning.
             let handler = state.withLock { s -> (@Sendable (HapticEngineStoppedReason) -> Void)?? in
-                guard s.autoShutdown && s.running else { return nil }
+                guard s.autoShutdown && s.running && s.outputStart == start else { return nil }
                 s.stoppedForIdleness = true
                 return .some(s.stoppedHandler)
             }

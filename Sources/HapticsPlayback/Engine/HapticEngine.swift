@@ -78,6 +78,8 @@ public final class HapticEngine: @unchecked Sendable {
         /// the render loop, so no new one may start until it has ended.
         var stuckThread: DispatchSemaphore?
         var running = false
+        /// Which start of the render loop the running output is (``RenderLoop/startCount``).
+        var outputStart = 0
         var stoppedForIdleness = false
         var outputError: HapticError?
         var stoppedHandler: (@Sendable (HapticEngineStoppedReason) -> Void)?
@@ -314,6 +316,7 @@ public final class HapticEngine: @unchecked Sendable {
         let families = state.withLock { (haptics: !$0.playsAudioOnly, audio: !$0.playsHapticsOnly) }
         loop.setFamilies(haptics: families.haptics, audio: families.audio)
         loop.prepareForStart()
+        let outputStart = loop.startCount
         loop.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
         let done = DispatchSemaphore(value: 0)
         let clock = self.clock
@@ -340,6 +343,7 @@ public final class HapticEngine: @unchecked Sendable {
             s.audioThread = thread
             s.audioThreadDone = done
             s.running = true
+            s.outputStart = outputStart
             s.stoppedForIdleness = false
             s.outputError = nil
             return recovering ? s.resetHandler : nil

@@ -93,6 +93,8 @@ final class RenderLoop: @unchecked Sendable {
     /// Set from the API side (auto-shutdown on or off) while the audio thread reads it.
     let idleTimeoutFrames = Atomic<Int>(0)
     private var reportedIdle = false
+    /// How many times the output has started; set only while no audio thread runs.
+    private(set) var startCount = 0
 
     /// Clipped samples so far.
     var clippedSamples: Int { clipped.load(ordering: .relaxed) }
@@ -178,6 +180,7 @@ final class RenderLoop: @unchecked Sendable {
         audioGain = audioMuted ? 0 : 1
         idleFrames = 0
         reportedIdle = false
+        startCount += 1
     }
 
     /// Asks the audio thread to fade the output out and end (any thread).
@@ -465,6 +468,8 @@ final class RenderLoop: @unchecked Sendable {
         var gain = slots[index].gain
         let target = slots[index].targetGain
         if gain == 1 && target == 1 {
+            // A block in which none of the player's voices sounded adds nothing.
+            guard synth.lastBlockSounded else { return }
             for i in 0..<frames { destination[i] += scratch[i] }
             return
         }
@@ -540,7 +545,7 @@ final class RenderLoop: @unchecked Sendable {
         let timeout = idleTimeoutFrames.load(ordering: .relaxed)
         if timeout > 0 && idleFrames >= timeout && !reportedIdle {
             reportedIdle = true
-            post(.idle)
+            post(.idle(start: startCount))
         }
     }
 

@@ -106,6 +106,40 @@ struct EngineLifetimeTests {
         engine.stop()
     }
 
+    @Test("an idle report from before a restart, handled late, does not stop the restarted engine")
+    func staleIdleReportIsIgnored() throws {
+        let outputs = OutputSequence()
+        let engine = HapticEngine(configuration: .init(idleTimeout: .milliseconds(50)), output: outputs.factory)
+        engine.isAutoShutdownEnabled = true
+        let idleStops = Atomic<Int>(0)
+        engine.stoppedHandler = { reason in if reason == .idleTimeout { idleStops.add(1, ordering: .relaxed) } }
+        try engine.start()
+        // Hold the notification thread in a completion handler, so the idle report that
+        // follows waits behind it, as on a loaded machine.
+        let entered = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        try playAndForget(Self.tap, on: engine) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        _ = run(outputs.latest, seconds: 0.05)
+        #expect(entered.wait(timeout: .now() + 5) == .success, "the tap did not finish")
+        // 0.3 s idle: past the 50 ms timeout, so the audio thread has reported idleness.
+        _ = run(outputs.latest, seconds: 0.3)
+        outputs.latest.release()
+        engine.stop()
+        try engine.start()
+        gate.signal()
+        // Events are handled in order: once this tap's completion has run, so has the report.
+        let marker = DispatchSemaphore(value: 0)
+        try playAndForget(Self.tap, on: engine) { _ in marker.signal() }
+        _ = run(outputs.latest, seconds: 0.02)
+        #expect(marker.wait(timeout: .now() + 5) == .success, "the second tap did not finish")
+        #expect(engine.isRunning, "a stale idle report stopped the restarted engine")
+        #expect(idleStops.load(ordering: .relaxed) == 0)
+        outputs.latest.release()
+        engine.stop()
+    }
+
     @Test("an engine stopped by notifyWhenPlayersFinished starts again with start() and plays")
     func restartAfterNotifyStop() throws {
         let outputs = OutputSequence()
