@@ -221,7 +221,7 @@ public final class HapticRenderer {
                 offset += n
             }
         }
-        return RenderedSignal(samples: samples, channelCount: renderer.channelCount, sampleRate: Double(renderer.sampleRate), statistics: renderer.statistics)
+        return RenderedSignal(samples: samples, channelCount: renderer.channelCount, sampleRate: renderer.sampleRate, statistics: renderer.statistics)
     }
 }
 
@@ -252,12 +252,14 @@ public struct RenderedSignal: Sendable {
     /// Interleaved channels per frame.
     public var channelCount: Int
     /// Frames per second.
-    public var sampleRate: Double
+    public var sampleRate: Int
     /// Peak, RMS, clipped samples and length.
     public var statistics: RenderStatistics
 
     /// Samples per channel.
     public var frameCount: Int { samples.count / max(1, channelCount) }
+    /// Seconds of signal.
+    public var duration: Double { Double(frameCount) / Double(sampleRate) }
     /// Samples that were clipped.
     public var clippedSamples: Int { statistics.clippedSamples }
 

@@ -2,7 +2,7 @@
 /// device receives and what a file holds agree to the bit: clip to ±1, scale by 32767, round
 /// half away from zero.
 @inline(__always)
-public func int16Sample(_ x: Float) -> Int16 {
+package func int16Sample(_ x: Float) -> Int16 {
     guard !x.isNaN else { return 0 }
     let scaled = min(max(x, -1), 1) * 32767
     // Truncating after adding ±½ is rounding half away from zero, without a libm call.

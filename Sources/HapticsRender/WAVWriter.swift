@@ -74,18 +74,18 @@ extension WAVError {
 /// a `ds64` chunk holding the 64-bit RIFF size, data size and sample count, and the 32-bit
 /// size fields set to 0xFFFFFFFF. The form follows from the declared frame count; if more
 /// frames arrive than a RIFF header can describe, writing stops with an error.
-public final class WAVWriter {
+package final class WAVWriter {
     /// The file written, or `-` for standard output.
-    public let path: String
+    package let path: String
     /// Frames per second in the header.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Interleaved channels per frame.
-    public let channelCount: Int
+    package let channelCount: Int
     /// How samples are stored.
-    public let format: SampleFormat
-    public private(set) var framesWritten = 0
+    package let format: SampleFormat
+    package private(set) var framesWritten = 0
     /// Whether the header is RF64 rather than RIFF.
-    public let isRF64: Bool
+    package let isRF64: Bool
     private let declaredFrames: Int
     private let file: AtomicFile
     /// The largest RIFF size field a plain RIFF header may hold (injectable for tests).
@@ -97,23 +97,23 @@ public final class WAVWriter {
     private var finished = false
 
     /// The RIFF size field's ceiling: 4 GiB − 1 bytes after the first 8.
-    public static let riffLimit = Int(UInt32.max)
+    package static let riffLimit = Int(UInt32.max)
     /// Sample rates the writer accepts, in hertz: every rate a WAV reader plays.
-    public static let sampleRateRange = 1...1_000_000
+    package static let sampleRateRange = 1...1_000_000
     /// Channel counts the writer accepts (WAVE_FORMAT_EXTENSIBLE names up to 18 positions;
     /// more are unspecified but valid).
-    public static let channelRange = 1...256
+    package static let channelRange = 1...256
 
     /// Opens `path` (`-` for standard output) and writes the header for `frameCount` frames.
     ///
     /// - Throws: ``WAVError/unsupportedFormat(path:sampleRate:channelCount:)`` before touching
     ///   the file when the rate or channel count is outside what a header holds.
-    public convenience init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
+    package convenience init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
         try self.init(path: path, sampleRate: sampleRate, channelCount: channelCount, format: format,
                       frameCount: frameCount, riffLimit: Self.riffLimit, io: .system)
     }
 
-    /// As the public initializer, with the RIFF size limit and the system calls injectable.
+    /// As the package initializer, with the RIFF size limit and the system calls injectable.
     package init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int,
                  riffLimit: Int, io: AtomicFile.IO = .system) throws(WAVError) {
         guard Self.sampleRateRange.contains(sampleRate), Self.channelRange.contains(channelCount) else {
@@ -142,7 +142,7 @@ public final class WAVWriter {
     }
 
     /// Appends interleaved frames.
-    public func write(_ samples: UnsafeBufferPointer<Float>) throws(WAVError) {
+    package func write(_ samples: UnsafeBufferPointer<Float>) throws(WAVError) {
         let frames = samples.count / channelCount
         if !isRF64, Self.riffSize(frames: framesWritten + frames, channelCount: channelCount, format: format, rf64: false) > riffLimit {
             file.discard()
@@ -177,7 +177,7 @@ public final class WAVWriter {
 
     /// Flushes, corrects the header of a regular file whose frame count differs from the
     /// declared one, and puts the file in place (see ``AtomicFile/commit()``).
-    public func finish() throws(WAVError) {
+    package func finish() throws(WAVError) {
         guard !finished else { return }
         finished = true
         try flushBuffer()

@@ -43,7 +43,7 @@ struct PatternPlot {
     var svg: String {
         let signal = HapticRenderer.render(pattern, profile: profile)
         let samples = signal.channel(profile.hapticChannels.first ?? 0)
-        let seconds = max(pattern.duration, Double(samples.count) / signal.sampleRate, 0.001)
+        let seconds = max(pattern.duration, Double(samples.count) / Double(signal.sampleRate), 0.001)
         let compiled = CompiledPattern(pattern)
         let controls = self.controls
         let plotWidth = Double(width) - left - right
@@ -119,7 +119,7 @@ struct PatternPlot {
         out.append(##"<line x1="\##(fmt(left))" y1="\##(fmt(middle))" x2="\##(fmt(left + plotWidth))" y2="\##(fmt(middle))" stroke="#ccc"/>"##)
         if !samples.isEmpty {
             var path = ""
-            let perColumn = Double(samples.count) / (Double(samples.count) / signal.sampleRate / seconds * plotWidth)
+            let perColumn = Double(samples.count) / (Double(samples.count) / Double(signal.sampleRate) / seconds * plotWidth)
             var column = 0.0
             var start = 0
             while start < samples.count {

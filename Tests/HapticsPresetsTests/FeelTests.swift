@@ -188,7 +188,7 @@ struct FeelTests {
             #expect(signal.clippedSamples == 0, "\(feedback) on \(profileName)")
             #expect(signal.statistics.peak <= 1)
             let last = signal.samples.indices.last { signal.samples[$0] != 0 } ?? 0
-            #expect(Double(last / signal.channelCount) / signal.sampleRate < 0.5, "\(feedback) on \(profileName)")
+            #expect(Double(last / signal.channelCount) / Double(signal.sampleRate) < 0.5, "\(feedback) on \(profileName)")
         }
     }
 

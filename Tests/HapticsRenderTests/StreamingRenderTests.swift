@@ -1,5 +1,6 @@
 import Foundation
 import HapticsCore
+import HapticsTestSupport
 import Testing
 @testable import HapticsRender
 
@@ -46,7 +47,7 @@ struct StreamingRenderTests {
         let path = temporaryPath()
         defer { unlink(path) }
         let statistics = try HapticRenderer(pattern: pattern, playback: playback).writeWAV(to: path, format: format)
-        let wav = try WAVHeader(contentsOf: URL(fileURLWithPath: path))
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
         #expect(statistics.frames == signal.frameCount)
         #expect(statistics.peak == signal.statistics.peak)
         #expect(statistics.clippedSamples == signal.statistics.clippedSamples)
@@ -62,7 +63,7 @@ struct StreamingRenderTests {
         let path = temporaryPath()
         defer { unlink(path) }
         try HapticRenderer(pattern: pattern, profile: .dualsense).writeWAV(to: path, format: .s16)
-        #expect(try WAVHeader(contentsOf: URL(fileURLWithPath: path)).data == expectedData(signal, format: .s16))
+        #expect(try WAVFile(contentsOf: URL(fileURLWithPath: path)).data == expectedData(signal, format: .s16))
     }
 
     @Test("silence between events is written as zeros, and counts in the statistics")

@@ -64,7 +64,7 @@ struct Feel: CustomStringConvertible {
     /// off below 5 %; each segment then spans the samples above 5 %.
     init(_ signal: RenderedSignal, channel: Int = 0) {
         let x = signal.channel(channel)
-        let rate = signal.sampleRate
+        let rate = Double(signal.sampleRate)
         samples = x
         sampleRate = rate
         clippedSamples = signal.clippedSamples
