@@ -50,6 +50,7 @@ let package = Package(
         .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender"], path: "Benchmarks/RenderBenchmark"),
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
         .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
+        .executableTarget(name: "latency-benchmark", dependencies: ["Haptics"], path: "Benchmarks/LatencyBenchmark"),
         // Start-up and peak memory of the CLI against aplay and a Foundation "hello" (issue #15),
         // with the two small programs it measures beside `haptics`.
         .executableTarget(name: "startup-benchmark", path: "Benchmarks/StartupBenchmark"),

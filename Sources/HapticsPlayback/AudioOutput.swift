@@ -27,6 +27,13 @@ public protocol AudioOutput: AnyObject, Sendable {
     /// Frames written but not yet heard, for the engine clock; 0 when unknown.
     func pendingFrames() -> Int
 
+    /// Frames written and still in the device's own buffer (``bufferFrames`` at most; unlike
+    /// ``pendingFrames()``, not what a sound server holds beyond it). Audio thread only. While
+    /// nothing plays, the engine lets this drain to about a period before writing more silence,
+    /// so that a sound started then is not queued behind a buffer of it. 0 when unknown, which
+    /// keeps the buffer full.
+    func queuedFrames() -> Int
+
     /// Lets queued audio play out, then stops; later writes start playback afresh.
     func drain()
 
@@ -46,6 +53,9 @@ public protocol AudioOutput: AnyObject, Sendable {
 extension AudioOutput {
     /// Outputs are paced unless they say otherwise.
     public var isPaced: Bool { true }
+
+    /// Unknown unless the output says: the engine then keeps its buffer full.
+    public func queuedFrames() -> Int { 0 }
 }
 
 /// Why an audio output could not open or stopped working.

@@ -9,7 +9,8 @@ struct DevicesCommand: ParsableCommand {
         discussion: """
         Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
         Channel counts, rates and formats are shown for sound-card (hw:) devices that are not \
-        in use by another program. Rumble devices are evdev force-feedback devices (gamepads): \
+        in use by another program; every device that opens shows the shortest period and \
+        buffer it allows (the lowest latency `play --latency` or `--latency-ms` can get). Rumble devices are evdev force-feedback devices (gamepads): \
         pass a path to `haptics play --rumble`. Gamepads are often readable only by root; \
         the list says so and shows the udev rule that fixes it.
 
@@ -87,6 +88,9 @@ struct DevicesReport: Encodable {
         }
         if let formats = device.formats, !formats.isEmpty {
             details.append(formats.joined(separator: " "))
+        }
+        if let latency = device.latency {
+            details.append(latency.description)
         }
         if device.isBusy {
             details.append("busy: in use by another program")

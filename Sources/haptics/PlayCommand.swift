@@ -54,8 +54,19 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"), completion: Completions.device)
     var device: String?
 
-    @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: ArgumentHelp("Output buffer length in milliseconds, 2…2000.", valueName: "ms"))
-    var latencyMilliseconds: Int = 20
+    @Option(help: ArgumentHelp(
+        "Output buffer: standard (20 ms, the default) or low (10 ms in periods of at most 2.5 ms; on a busy machine it needs real-time priority: root, CAP_SYS_NICE or an rtprio limit).",
+        valueName: "standard|low"))
+    var latency: OutputLatency?
+
+    @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: ArgumentHelp("Output buffer length in milliseconds, 2…2000, instead of --latency.", valueName: "ms"))
+    var latencyMilliseconds: Int?
+
+    /// The buffer length asked of the device.
+    var bufferLength: Duration {
+        if let latencyMilliseconds { return .milliseconds(latencyMilliseconds) }
+        return latency == .low ? HapticEngine.Configuration.lowLatency : HapticEngine.Configuration.standardLatency
+    }
 
     @Option(help: ArgumentHelp("Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).", valueName: "n"))
     var loop: Int?
@@ -72,7 +83,10 @@ struct PlayCommand: ParsableCommand {
     var rumble: String?
 
     func validate() throws {
-        guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
+        if let latencyMilliseconds {
+            guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
+            guard latency == nil else { throw ValidationError("--latency and --latency-ms both set the buffer; give one") }
+        }
         guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
         if let loop, loop < 0 { throw ValidationError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
@@ -122,26 +136,22 @@ struct PlayCommand: ParsableCommand {
         let profile = try profileOptions.resolve()
         reportWarnings(loaded, audioLeftOut: rumble != nil ? "(rumble motors play haptic events only)"
                         : hapticsOnly ? "(--haptics-only)" : nil)
+        // The player is made (its pattern compiled) before the device opens and started right
+        // after: the audio thread writes silence from the moment it runs, and whatever it has
+        // queued by the time the player starts is heard first (a 20 ms buffer's worth when
+        // compiling came in between).
         let engine: HapticEngine
         if let rumble {
             if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
             let name: String? = rumble == OptionalValues.automatic ? nil : rumble
             engine = HapticEngine(rumble: { try RumbleDevices.open(name, gain: 1) },
                                   gain: profileOptions.gain)
-            do { try engine.start() } catch { throw CLIError.deviceUnavailable(error.description) }
         } else {
             let configuration = HapticEngine.Configuration(
                 device: device ?? "default", profile: profile,
-                latency: .milliseconds(latencyMilliseconds), gain: profileOptions.gain)
+                latency: bufferLength, gain: profileOptions.gain)
             engine = HapticEngine(configuration: configuration)
             engine.playsHapticsOnly = hapticsOnly
-            do {
-                try engine.start()
-            } catch {
-                if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
-                try renderInstead(loaded, profile: profile, because: error)
-                return
-            }
         }
         let player: HapticAdvancedPatternPlayer
         do {
@@ -154,6 +164,18 @@ struct PlayCommand: ParsableCommand {
                 player.loopCount = loop
                 player.loopEnabled = true
             }
+        } catch {
+            throw CLIError.invalidInput("\(loaded.name): \(error)")
+        }
+        do {
+            try engine.start()
+        } catch {
+            if rumble != nil { throw CLIError.deviceUnavailable(error.description) }
+            if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
+            try renderInstead(loaded, profile: profile, because: error)
+            return
+        }
+        do {
             try player.start()
         } catch {
             engine.stop()
@@ -226,4 +248,9 @@ struct PlayCommand: ParsableCommand {
 
         """)
     }
+}
+
+/// `--latency`: the engine's buffer presets.
+enum OutputLatency: String, ExpressibleByArgument, CaseIterable {
+    case standard, low
 }

@@ -33,6 +33,26 @@ struct ALSADevicesTests {
         }
     }
 
+    @Test("The null device reports its shortest period and buffer, in frames and milliseconds at its rate")
+    func latencyLimits() throws {
+        let null = try #require(ALSADevices.playbackDevices().first { $0.name == "null" })
+        let latency = try #require(null.latency, "the null device always opens")
+        #expect(latency.sampleRate == 48_000)
+        #expect(latency.minimumPeriodFrames >= 1)
+        #expect(latency.minimumBufferFrames >= latency.minimumPeriodFrames)
+        #expect(abs(latency.minimumBufferMilliseconds - Double(latency.minimumBufferFrames) / 48) < 0.001)
+    }
+
+    @Test("Latency limits encode with their own keys and convert frames to milliseconds")
+    func latencyLimitsJSON() throws {
+        let limits = ALSALatencyLimits(sampleRate: 48_000, minimumPeriodFrames: 120, minimumBufferFrames: 360)
+        #expect(limits.minimumPeriodMilliseconds == 2.5)
+        #expect(limits.minimumBufferMilliseconds == 7.5)
+        #expect(limits.description == "period ≥ 2.5 ms, buffer ≥ 7.5 ms")
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(limits)) as? [String: Any])
+        #expect(Set(object.keys) == ["sampleRate", "minimumPeriodFrames", "minimumBufferFrames", "minimumPeriodMilliseconds", "minimumBufferMilliseconds"])
+    }
+
     @Test("Sound-card devices are the ones ALSA names with CARD=", arguments: [
         ("hw:CARD=PCH,DEV=0", "PCH"), ("plughw:CARD=Controller,DEV=0", "Controller"),
         ("sysdefault:CARD=Generic", "Generic"), ("null", nil), ("pulse", nil),

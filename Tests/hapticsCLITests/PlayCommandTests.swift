@@ -35,6 +35,19 @@ struct PlayCommandTests {
         #expect(result.errorOutput.isEmpty)
     }
 
+    @Test("--latency low plays; with --latency-ms as well it is a usage error, as is an unknown preset")
+    func latencyPresets() async throws {
+        let low = try await HapticsProcess.run(["play", "success", "--device", "null", "--latency", "low"], timeout: .seconds(30))
+        #expect(low.status == 0)
+        #expect(low.errorOutput.isEmpty)
+        let both = try await HapticsProcess.run(["play", "success", "--device", "null", "--latency", "low", "--latency-ms", "10"], timeout: .seconds(30))
+        #expect(both.status == 2)
+        #expect(both.errorLines == ["haptics: --latency and --latency-ms both set the buffer; give one (see 'haptics play --help')"])
+        let unknown = try await HapticsProcess.run(["play", "success", "--device", "null", "--latency", "fast"], timeout: .seconds(30))
+        #expect(unknown.status == 2)
+        #expect(unknown.errorLines.first?.contains("fast") == true, "\(unknown.errorOutput)")
+    }
+
     @Test("a missing device exits 69 with one line on stderr naming the device")
     func missingDevice() async throws {
         let result = try await HapticsProcess.run(["play", "success", "--device", "hw:99"], timeout: .seconds(30))

@@ -10,6 +10,18 @@ struct ALSAConfiguration {
     /// plugin refuses fewer than three.
     static let preferredPeriods: UInt32 = 3
 
+    /// The longest period a short (low-latency) buffer is split into: the writer then wakes
+    /// with at least three quarters of a 10 ms buffer still queued, rather than two thirds.
+    static let shortBufferPeriod = 0.0025
+
+    /// Periods per buffer for a buffer of `seconds`: three, or as many as keep periods to
+    /// ``shortBufferPeriod`` for buffers of 10 ms and less. Longer buffers keep three: more
+    /// periods would only cost wake-ups.
+    static func periods(forBuffer seconds: Double) -> UInt32 {
+        guard seconds <= 0.010 + 1e-9 else { return preferredPeriods }
+        return max(preferredPeriods, UInt32((seconds / shortBufferPeriod - 1e-9).rounded(.up)))
+    }
+
     /// Negotiates access, format, channels, rate, period and buffer, then a start threshold of
     /// one period, and leaves the device prepared.
     static func apply(
@@ -56,11 +68,11 @@ struct ALSAConfiguration {
             throw refuse(reason)
         }
 
-        var periods = preferredPeriods
+        let latencySeconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) * 1e-18
+        var periods = periods(forBuffer: latencySeconds)
         var direction: Int32 = 0
         // Best effort: some devices fix the period count; the buffer size below still holds.
         _ = snd_pcm_hw_params_set_periods_near(pcm, params.pointer, &periods, &direction)
-        let latencySeconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) * 1e-18
         var bufferSize = snd_pcm_uframes_t(max(Double(preferredPeriods), (latencySeconds * Double(sampleRate)).rounded()))
         try check(snd_pcm_hw_params_set_buffer_size_near(pcm, params.pointer, &bufferSize),
                   "refused a buffer of \(Int(latencySeconds * 1000)) ms")

@@ -19,11 +19,15 @@ public struct ALSADevice: Sendable, Codable, Equatable {
     public var formats: [String]?
     /// The device is held by another program, so it was not probed.
     public var isBusy: Bool
+    /// The shortest period and buffer the device allows for the engine's sample format at
+    /// 48 kHz (or its nearest rate): the lowest latency it can achieve. Nil when the device
+    /// could not be opened (busy, missing, or its server is not running).
+    public var latency: ALSALatencyLimits?
 
     /// Creates a listing entry.
     public init(
         name: String, description: String, card: String? = nil, channels: ALSARange? = nil,
-        sampleRates: ALSARange? = nil, formats: [String]? = nil, isBusy: Bool = false
+        sampleRates: ALSARange? = nil, formats: [String]? = nil, isBusy: Bool = false, latency: ALSALatencyLimits? = nil
     ) {
         self.name = name
         self.description = description
@@ -32,10 +36,11 @@ public struct ALSADevice: Sendable, Codable, Equatable {
         self.sampleRates = sampleRates
         self.formats = formats
         self.isBusy = isBusy
+        self.latency = latency
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, description, card, channels, sampleRates, formats
+        case name, description, card, channels, sampleRates, formats, latency
         case isBusy = "busy"
     }
 }
@@ -55,6 +60,41 @@ public struct ALSARange: Sendable, Codable, Equatable, CustomStringConvertible {
 
     /// "2" or "2–8".
     public var description: String { min == max ? "\(min)" : "\(min)–\(max)" }
+}
+
+/// The shortest period and buffer a device allows, in frames at ``sampleRate`` and in
+/// milliseconds: what the lowest-latency configuration can get from it (the engine keeps at
+/// least three periods in its buffer).
+public struct ALSALatencyLimits: Sendable, Codable, Equatable, CustomStringConvertible {
+    /// The rate the limits were asked at: 48 kHz, or the device's nearest.
+    public var sampleRate: Int
+    /// The shortest period, in frames.
+    public var minimumPeriodFrames: Int
+    /// The shortest buffer, in frames.
+    public var minimumBufferFrames: Int
+    /// The shortest period, in milliseconds.
+    public var minimumPeriodMilliseconds: Double
+    /// The shortest buffer, in milliseconds.
+    public var minimumBufferMilliseconds: Double
+
+    /// Creates limits from frame counts at `sampleRate`.
+    public init(sampleRate: Int, minimumPeriodFrames: Int, minimumBufferFrames: Int) {
+        self.sampleRate = sampleRate
+        self.minimumPeriodFrames = minimumPeriodFrames
+        self.minimumBufferFrames = minimumBufferFrames
+        let milliseconds = { (frames: Int) in (Double(frames) * 1_000_000 / Double(max(1, sampleRate))).rounded() / 1000 }
+        minimumPeriodMilliseconds = milliseconds(minimumPeriodFrames)
+        minimumBufferMilliseconds = milliseconds(minimumBufferFrames)
+    }
+
+    /// "period ≥ 2.5 ms, buffer ≥ 7.5 ms".
+    public var description: String {
+        "period ≥ \(Self.format(minimumPeriodMilliseconds)) ms, buffer ≥ \(Self.format(minimumBufferMilliseconds)) ms"
+    }
+
+    private static func format(_ milliseconds: Double) -> String {
+        milliseconds >= 10 ? String(Int(milliseconds.rounded())) : String((milliseconds * 100).rounded() / 100)
+    }
 }
 
 /// A sound card ALSA knows about.
@@ -77,8 +117,9 @@ public struct ALSASoundCard: Sendable, Codable, Equatable {
 /// Lists what ALSA can play to.
 public enum ALSADevices {
     /// Every PCM that ALSA's name hints offer for playback (hints marked input-only are left
-    /// out), in ALSA's order. `hw:` devices are opened non-blocking to read their channel,
-    /// rate and format limits; a busy one is marked ``ALSADevice/isBusy`` instead of waited for.
+    /// out), in ALSA's order. Each (but `jack`) is opened non-blocking for a moment to read its
+    /// ``ALSADevice/latency`` limits, and `hw:` devices their channel, rate and format limits
+    /// too; a busy one is marked ``ALSADevice/isBusy`` instead of waited for.
     public static func playbackDevices() -> [ALSADevice] {
         ALSADiagnostics.begin()
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
@@ -97,7 +138,7 @@ public enum ALSADevices {
             let description = (hintValue(hint, "DESC") ?? "")
                 .split(separator: "\n").map { $0.trimmingCharacters(in: " \t") }.joined(separator: ", ")
             var device = ALSADevice(name: name, description: description, card: cardName(in: name))
-            if name.hasPrefix("hw:") { probe(&device) }
+            if !unprobed.contains(name) { probe(&device) }
             devices.append(device)
         }
         return devices
@@ -138,7 +179,11 @@ public enum ALSADevices {
         return String(rest.prefix { $0 != "," && $0 != "'" && $0 != "\"" })
     }
 
-    /// Reads a hardware device's limits without claiming it for longer than the query.
+    /// Devices not opened to probe them: libjack, when no JACK server runs, tries to start one
+    /// and writes its failure to the process's standard error, which is not ours to write to.
+    static let unprobed: Set<String> = ["jack"]
+
+    /// Reads a device's limits without claiming it for longer than the query.
     private static func probe(_ device: inout ALSADevice) {
         var opened: OpaquePointer?
         let result = snd_pcm_open(&opened, device.name, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
@@ -152,6 +197,29 @@ public enum ALSADevices {
         guard snd_pcm_hw_params_malloc(&params) >= 0, let params else { return }
         defer { snd_pcm_hw_params_free(params) }
         guard snd_pcm_hw_params_any(pcm, params) >= 0 else { return }
+        if device.name.hasPrefix("hw:") { readHardwareLimits(pcm, params, into: &device) }
+        device.latency = latencyLimits(pcm, params)
+    }
+
+    /// The shortest period and buffer once access, format (the engine's: Float32, else
+    /// 16-bit), channels and rate are fixed as the engine would fix them: the limits of a
+    /// plugin device (pulse's minimum period is in bytes) depend on them. Narrows `params`.
+    private static func latencyLimits(_ pcm: OpaquePointer, _ params: OpaquePointer) -> ALSALatencyLimits? {
+        guard snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED) >= 0 else { return nil }
+        guard let format = [ALSASampleFormat.float32, .s16].first(where: { snd_pcm_hw_params_test_format(pcm, params, $0.pcmFormat) == 0 }),
+              snd_pcm_hw_params_set_format(pcm, params, format.pcmFormat) >= 0 else { return nil }
+        var channels: UInt32 = 1
+        guard snd_pcm_hw_params_set_channels_near(pcm, params, &channels) >= 0 else { return nil }
+        var rate: UInt32 = 48_000, direction: Int32 = 0
+        guard snd_pcm_hw_params_set_rate_near(pcm, params, &rate, &direction) >= 0, rate > 0 else { return nil }
+        var period: snd_pcm_uframes_t = 0, buffer: snd_pcm_uframes_t = 0
+        guard snd_pcm_hw_params_get_period_size_min(params, &period, &direction) >= 0,
+              snd_pcm_hw_params_get_buffer_size_min(params, &buffer) >= 0 else { return nil }
+        return ALSALatencyLimits(sampleRate: Int(rate), minimumPeriodFrames: Int(period), minimumBufferFrames: Int(buffer))
+    }
+
+    /// A sound card's channel, rate and format limits.
+    private static func readHardwareLimits(_ pcm: OpaquePointer, _ params: OpaquePointer, into device: inout ALSADevice) {
 
         var low: UInt32 = 0, high: UInt32 = 0, direction: Int32 = 0
         if snd_pcm_hw_params_get_channels_min(params, &low) >= 0, snd_pcm_hw_params_get_channels_max(params, &high) >= 0 {

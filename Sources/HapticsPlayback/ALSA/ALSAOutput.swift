@@ -81,6 +81,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         guard !formats.isEmpty else { throw unsupported("no sample format to try") }
 
         ALSADiagnostics.begin()
+        let threadsBefore = ALSAPluginThreads.current()
         var opened: OpaquePointer?
         // Non-blocking first: a device held by another program then fails with EBUSY at once
         // instead of waiting for it to be released.
@@ -111,6 +112,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         self.negotiatedFormat = configuration.format
         let type = snd_pcm_type(pcm)
         self.isPaced = type != SND_PCM_TYPE_NULL && type != SND_PCM_TYPE_FILE
+        if isPaced { ALSAPluginThreads.raise(startedSince: threadsBefore) }
         self.frameBytes = configuration.format.bytesPerSample * channelCount
         self.scratchFrames = max(1, configuration.periodFrames)
         self.floatScratch = .allocate(capacity: scratchFrames * channelCount)
@@ -166,6 +168,14 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         var delay: snd_pcm_sframes_t = 0
         guard snd_pcm_delay(handle, &delay) >= 0 else { return 0 }
         return max(0, Int(delay))
+    }
+
+    public func queuedFrames() -> Int {
+        guard !closed.load(ordering: .acquiring) else { return 0 }
+        let available = snd_pcm_avail(handle)
+        // An underrun (negative) leaves nothing queued; the next write recovers.
+        guard available >= 0 else { return 0 }
+        return max(0, bufferFrames - Int(available))
     }
 
     public func drain() {

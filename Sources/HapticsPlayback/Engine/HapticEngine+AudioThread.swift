@@ -12,6 +12,10 @@ extension HapticEngine {
         let block = loop.blockFrames
         let startedAt = EngineClock.now()
         let startFrame = loop.frame
+        // What an idle paced device keeps queued (see below): a period, and never under 5 ms,
+        // since a wake-up a few milliseconds late on a busy machine would empty a shorter queue
+        // (one 2.5 ms period underran about once every two seconds while idle).
+        let idleQueue = max(output.periodFrames, Int(loop.sampleRate * 0.005))
         while true {
             let samples = loop.renderBlock(frames: block)
             do {
@@ -36,6 +40,22 @@ extension HapticEngine {
                     let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
                     guard Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate else { break }
                     var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                    nanosleep(&pause, nil)
+                    naps += 1
+                }
+            }
+            // A paced device's queue, while nothing plays, drains to `idleQueue` before more
+            // silence is written: a player started now is then heard after that period rather
+            // than behind a whole buffer of silence (20 ms: about as late as a new `paplay`
+            // process). Naps of at most 1 ms, ending at once when a command or a stop arrives;
+            // once anything plays, the buffer fills again as the device allows.
+            if output.isPaced && !loop.hasActivePlayers {
+                var naps = 0
+                while naps < 100, loop.commands.peek() == nil, !loop.isStopRequested {
+                    let excess = output.queuedFrames() - idleQueue
+                    guard excess > 0 else { break }
+                    let nanoseconds = min(1_000_000, Int(Double(excess) * 1e9 / loop.sampleRate))
+                    var pause = timespec(tv_sec: 0, tv_nsec: max(50_000, nanoseconds))
                     nanosleep(&pause, nil)
                     naps += 1
                 }

@@ -1,0 +1,161 @@
+// End-to-end latency and playback CPU, in a release build:
+//
+//   swift build -c release --product haptics --product latency-benchmark
+//   .build/release/latency-benchmark [plays]
+//
+// On a private PulseAudio null sink (no sound card needed), whose monitor a thread of this
+// process reads as it arrives (see MonitorListener), alternating for each of `plays` rounds:
+//
+// 1. library: `player.start(atTime: 0)` of a click on a running engine, standard (20 ms)
+//    and low-latency configurations → the click's first non-zero sample on the monitor;
+// 2. CLI: spawning `haptics play click.ahap --device pulse` → the same;
+// 3. anchor: spawning `paplay click.wav` (the same click, rendered by our renderer) → the same.
+//
+// Then the CPU time (user + system) of `haptics play` of a long pattern against `aplay` of the
+// same pattern rendered to WAV, with the same buffer and period sizes on the same device.
+import Foundation
+import Haptics
+import Synchronization
+
+let plays = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 200
+let rate = 48_000
+let began = now()
+
+let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+let tool = binaries.appendingPathComponent("haptics").path
+guard FileManager.default.isExecutableFile(atPath: tool) else {
+    print("latency: skipped (\(tool) not built; run `swift build -c release --product haptics` first)")
+    exit(0)
+}
+guard let paplay = executable("paplay"), let aplay = executable("aplay"), executable("parec") != nil else {
+    print("latency: skipped (paplay, parec or aplay missing; Debian: pulseaudio-utils, alsa-utils)")
+    exit(0)
+}
+guard let server = PulseServer(sampleRate: rate) else {
+    print("latency: skipped (no pulseaudio to run a private null sink on)")
+    exit(0)
+}
+defer { server.stop() }
+let monitor = MonitorListener(server: server)
+defer { monitor.stop() }
+
+// MARK: The sounds
+
+let files = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-latency-files-\(getpid())")
+try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: files) }
+func write(_ pattern: HapticPattern, named name: String) throws -> (ahap: String, wav: String) {
+    let ahap = files.appendingPathComponent(name + ".ahap").path
+    let wav = files.appendingPathComponent(name + ".wav").path
+    try pattern.ahapData.write(to: URL(fileURLWithPath: ahap))
+    // Float32, as the engine sends it: the player converts nothing either way.
+    try HapticRenderer(pattern: pattern, profile: .wideband).writeWAV(to: wav, format: .f32)
+    return (ahap, wav)
+}
+let click = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)])
+let clickFiles = try write(click, named: "click")
+let longPlay = 5.0
+let long = try write(HapticPattern(events: [.continuous(at: 0, duration: longPlay, intensity: 0.8, sharpness: 0.5)]), named: "long")
+
+// MARK: Engines
+
+/// An engine on the `pulse` device, and the output it opened (for its negotiated sizes).
+func openEngine(latency: Duration) throws -> (HapticEngine, ALSAOutput) {
+    let opened = Mutex<ALSAOutput?>(nil)
+    let engine = HapticEngine(configuration: .init(device: "pulse", latency: latency)) { rate, channels, latency throws(AudioOutputError) in
+        let output = try ALSAOutput(device: "pulse", sampleRate: rate, channelCount: channels, latency: latency)
+        opened.withLock { $0 = output }
+        return output
+    }
+    try engine.start()
+    return (engine, opened.withLock { $0! })
+}
+func describe(_ output: ALSAOutput) -> String {
+    String(format: "period %d frames (%.2f ms), buffer %d frames (%.2f ms)",
+           output.periodFrames, Double(output.periodFrames) * 1000 / Double(rate), output.bufferFrames, Double(output.bufferFrames) * 1000 / Double(rate))
+}
+let (standardEngine, standardOutput) = try openEngine(latency: .milliseconds(20))
+let (lowEngine, lowOutput) = try openEngine(latency: HapticEngine.Configuration.lowLatency)
+print("pulse device, standard configuration: \(describe(standardOutput))")
+print("pulse device, low-latency configuration: \(describe(lowOutput))")
+usleep(300_000)
+
+// MARK: Latency
+
+/// Milliseconds from `start` running to the first non-zero sample on the monitor.
+func measure(_ start: () throws -> Void) rethrows -> Double? {
+    monitor.waitForSilence()
+    monitor.arm()
+    let begin = now()
+    try start()
+    guard let heard = monitor.heardTime() else { return nil }
+    return Double(heard - begin) / 1e6
+}
+func play(on engine: HapticEngine) throws -> Double? {
+    let player = try engine.makePlayer(with: click)
+    return try measure { try player.start(atTime: 0) }
+}
+func spawn(_ arguments: [String]) -> Double? {
+    var child: Child?
+    let latency = measure { child = Child(arguments) }
+    let status = child!.wait().status
+    guard status == 0 else { fatalError("\(arguments.joined(separator: " ")) exited with \(status)") }
+    return latency
+}
+
+var library: [Double] = [], libraryLow: [Double] = [], cli: [Double] = [], anchor: [Double] = []
+var missed = 0
+@MainActor func record(_ value: Double?, into series: inout [Double]) {
+    if let value { series.append(value) } else { missed += 1 }
+}
+for _ in 0..<plays {
+    record(try play(on: standardEngine), into: &library)
+    record(try play(on: lowEngine), into: &libraryLow)
+    record(spawn([tool, "play", clickFiles.ahap, "--device", "pulse"]), into: &cli)
+    record(spawn([paplay, clickFiles.wav]), into: &anchor)
+}
+let underruns = (standard: standardOutput.recoveryCount, low: lowOutput.recoveryCount)
+standardEngine.stop()
+lowEngine.stop()
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
+}
+func summary(_ values: [Double]) -> String {
+    String(format: "p50 %.1f ms, p99 %.1f ms, min %.1f ms, max %.1f ms", percentile(values, 0.5), percentile(values, 0.99), values.min()!, values.max()!)
+}
+print("\(plays) rounds, start → first non-zero sample on the null sink's monitor\(missed > 0 ? " (\(missed) plays never heard)" : ""):")
+print("  library, standard (20 ms): \(summary(library))")
+print("  library, low latency:      \(summary(libraryLow))")
+print("  haptics play (CLI):        \(summary(cli))")
+print("  paplay:                    \(summary(anchor))")
+print("  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underruns.standard), low latency \(underruns.low)")
+
+/// A contract row comparing p50s (p99s shown alongside), goal ≤ 1×.
+@MainActor func latencyRow(_ figure: String, _ values: [Double]) {
+    let ours = percentile(values, 0.5), theirs = percentile(anchor, 0.5)
+    let ratio = ours / theirs
+    print(String(format: "| %@ | %.1f ms (p99 %.1f ms) | paplay: %.1f ms (p99 %.1f ms) | %.2f× | ≤ 1× | %@ |",
+                 figure, ours, percentile(values, 0.99), theirs, percentile(anchor, 0.99), ratio, ratio <= 1 ? "✅" : "❌"))
+}
+latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (standard, 20 ms buffer)", library)
+latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (low latency)", libraryLow)
+latencyRow("Latency to the device, `haptics play` spawned → first sample, p50 of \(plays)", cli)
+
+// MARK: CPU
+
+// Same buffer and period as the engine's standard configuration negotiated on this device.
+let period = standardOutput.periodFrames, buffer = standardOutput.bufferFrames
+var ourCPU: [Double] = [], aplayCPU: [Double] = []
+for _ in 0..<1 {
+    let ours = Child([tool, "play", long.ahap, "--device", "pulse"]).wait()
+    let theirs = Child([aplay, "-q", "-D", "pulse", "--period-size=\(period)", "--buffer-size=\(buffer)", long.wav]).wait()
+    guard ours.status == 0, theirs.status == 0 else { fatalError("a long play failed: haptics \(ours.status), aplay \(theirs.status)") }
+    ourCPU.append(ours.cpuSeconds * 1000)
+    aplayCPU.append(theirs.cpuSeconds * 1000)
+}
+let cpuRatio = ourCPU.min()! / aplayCPU.min()!
+print(String(format: "| Playback CPU (user + system), %.0f s pattern on pulse, %d/%d-frame period/buffer | %.0f ms | aplay: %.0f ms | %.2f× | ≤ 1× | %@ |",
+             longPlay, period, buffer, ourCPU.min()!, aplayCPU.min()!, cpuRatio, cpuRatio <= 1 ? "✅" : "❌"))
+print(String(format: "(benchmark took %.0f s)", Double(now() - began) / 1e9))

@@ -1,0 +1,89 @@
+import Foundation
+import HapticsCore
+import HapticsRender
+import HapticsTestSupport
+import Synchronization
+import Testing
+@testable import HapticsPlayback
+
+/// The low-latency configuration in real time through PulseAudio, with both cores kept busy by
+/// this process: the device grants 2.5 ms periods in a 10 ms buffer, and a three-second tone
+/// reaches the sink whole — no underrun recovered by the output, no gap in what the sink played.
+@Suite("Low-latency engine through PulseAudio, both cores busy", .tags(.realtime), .enabled(if: RealTime.isSelected, RealTime.skipReason))
+struct PulseLowLatencyTests {
+    static let rate = 48_000
+
+    /// Spins `count` threads at normal priority until stopped, as a busy app or a build would.
+    final class BusyThreads: @unchecked Sendable {
+        private let running = Atomic<Bool>(true)
+        private let finished = Atomic<Int>(0)
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            for _ in 0..<count {
+                Thread.detachNewThread { [self] in
+                    var x: UInt64 = 1
+                    while running.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+                    withExtendedLifetime(x) {}
+                    finished.add(1, ordering: .releasing)
+                }
+            }
+        }
+
+        func stop() {
+            running.store(false, ordering: .relaxed)
+            while finished.load(ordering: .acquiring) < count { usleep(1_000) }
+        }
+    }
+
+    @Test("a 3 s tone plays without underruns or gaps in 2.5 ms periods while two threads spin")
+    func holdsUnderLoad() async throws {
+        let seconds = 3.0
+        let tone = HapticPattern(events: [.continuous(at: 0, duration: seconds, intensity: 1, sharpness: 0.5)])
+        let (recorded, period, buffer, underruns): ([Float], Int, Int, Int) = try await PulseAudioServer.withServer(
+            sampleRate: Self.rate, channelCount: 1
+        ) { server in
+            let recording = try server.startRecording()
+            let opened = Mutex<ALSAOutput?>(nil)
+            let configuration = HapticEngine.Configuration(device: "pulse", latency: HapticEngine.Configuration.lowLatency)
+            let engine = HapticEngine(configuration: configuration) { rate, channels, latency throws(AudioOutputError) in
+                let output = try ALSAOutput(device: "pulse", sampleRate: rate, channelCount: channels, latency: latency)
+                opened.withLock { $0 = output }
+                return output
+            }
+            try engine.start()
+            let output = try #require(opened.withLock { $0 })
+            Thread.sleep(forTimeInterval: 0.2)
+            let load = BusyThreads(count: 2)
+            Thread.sleep(forTimeInterval: 0.2)
+            let player = try engine.makePlayer(with: tone)
+            try player.start(atTime: 0)
+            while engine.currentTime < seconds + 0.4 { Thread.sleep(forTimeInterval: 0.05) }
+            load.stop()
+            let underruns = output.recoveryCount
+            engine.stop()
+            Thread.sleep(forTimeInterval: 0.15)
+            return (try recording.stop(), output.periodFrames, output.bufferFrames, underruns)
+        }
+        #expect(period <= Self.rate / 400, "period of \(period) frames, more than 2.5 ms")
+        #expect(buffer <= Self.rate / 100, "buffer of \(buffer) frames, more than 10 ms")
+        #expect(underruns == 0, "the output recovered from \(underruns) underruns")
+
+        // The tone is 150 Hz or so: it is never within 1e-4 of zero for more than a sample or
+        // two, so a run of 0.5 ms that quiet is silence the sink inserted for want of samples.
+        let threshold: Float = 1e-4
+        let first = try #require(Signal.firstNonZero(recorded, threshold: threshold), "nothing was played")
+        let last = try #require(Signal.lastNonZero(recorded, threshold: threshold))
+        var longestQuiet = 0, quiet = 0
+        for sample in recorded[first...last] {
+            quiet = abs(sample) < threshold ? quiet + 1 : 0
+            longestQuiet = max(longestQuiet, quiet)
+        }
+        #expect(longestQuiet < Self.rate / 2000, "a gap of \(longestQuiet) frames in the tone")
+        // As long as the same tone rendered offline (its release included): no silence inserted.
+        let rendered = HapticRenderer.render(tone, sampleRate: Self.rate).samples
+        let renderedLength = try #require(Signal.lastNonZero(rendered, threshold: threshold)) - (Signal.firstNonZero(rendered, threshold: threshold) ?? 0)
+        #expect(abs((last - first) - renderedLength) <= Self.rate / 1000, "the tone lasted \(last - first) frames, rendered \(renderedLength)")
+    }
+}
