@@ -17,24 +17,24 @@ import Synchronization
 /// write is heard within milliseconds instead of after a full buffer.
 ///
 /// See ``AudioOutput`` for which thread may call what.
-public final class ALSAOutput: AudioOutput, @unchecked Sendable {
+package final class ALSAOutput: AudioOutput, @unchecked Sendable {
     /// The ALSA PCM name this output was opened with.
-    public let device: String
+    package let device: String
     /// Frames per second the device runs at.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Samples per frame.
-    public let channelCount: Int
+    package let channelCount: Int
     /// Frames per period, as negotiated.
-    public let periodFrames: Int
+    package let periodFrames: Int
     /// Frames the device buffers, as negotiated.
-    public let bufferFrames: Int
+    package let bufferFrames: Int
     /// The sample format the device accepted, for information.
-    public let negotiatedFormat: ALSASampleFormat
+    package let negotiatedFormat: ALSASampleFormat
     /// False for alsa-lib's `null` and `file` plugins, which take samples as fast as they come.
-    public let isPaced: Bool
+    package let isPaced: Bool
 
     /// Underruns, suspends and lost states recovered from since opening (for diagnostics).
-    public var recoveryCount: Int { recoveries.load(ordering: .relaxed) }
+    package var recoveryCount: Int { recoveries.load(ordering: .relaxed) }
 
     // @unchecked Sendable: the handle and the audio-thread state below are touched by the one
     // audio thread (write, pendingFrames, drain); stop() from other threads goes through
@@ -65,7 +65,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     ///   missing, busy or refuses to open (a busy device fails at once rather than blocking);
     ///   ``AudioOutputError/unsupportedConfiguration(device:reason:)`` when it cannot play the
     ///   requested rate, channels or formats.
-    public init(
+    package init(
         device: String = "default",
         sampleRate: Int,
         channelCount: Int,
@@ -131,7 +131,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
     // MARK: Audio thread
 
-    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError) {
+    package func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError) {
         guard !closed.load(ordering: .acquiring) else {
             throw .deviceLost(device: device, reason: "the device was closed")
         }
@@ -163,14 +163,14 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
-    public func pendingFrames() -> Int {
+    package func pendingFrames() -> Int {
         guard !closed.load(ordering: .acquiring) else { return 0 }
         var delay: snd_pcm_sframes_t = 0
         guard snd_pcm_delay(handle, &delay) >= 0 else { return 0 }
         return max(0, Int(delay))
     }
 
-    public func queuedFrames() -> Int {
+    package func queuedFrames() -> Int {
         guard !closed.load(ordering: .acquiring) else { return 0 }
         let available = snd_pcm_avail(handle)
         // An underrun (negative) leaves nothing queued; the next write recovers.
@@ -178,7 +178,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         return max(0, bufferFrames - Int(available))
     }
 
-    public func drain() {
+    package func drain() {
         guard !closed.load(ordering: .acquiring) else { return }
         // Waits for what the device holds to be heard, then drops the (silent) rest, rather
         // than `snd_pcm_drain`: through a sound server that also waits out the server's own
@@ -200,14 +200,14 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
     // MARK: Any thread
 
-    public func stop() {
+    package func stop() {
         guard !closed.load(ordering: .acquiring) else { return }
         stops.add(1, ordering: .releasing)
         // Wakes a blocked write (its stream leaves the running state); the next write prepares.
         snd_pcm_drop(handle)
     }
 
-    public func close() {
+    package func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         snd_pcm_close(handle)
         if !isPaced { ALSAFileHeader.correctAfterClose(device: device, format: negotiatedFormat) }

@@ -3,13 +3,13 @@ import HapticsRender
 ///
 /// Kept apart from ``ALSAOutput`` so that an offline renderer can produce exactly what a
 /// 16-bit device receives, and so that the fade after a recovery can be tested without a device.
-public enum ALSASampleConversion {
+package enum ALSASampleConversion {
     /// One Float32 sample as a 16-bit sample: NaN becomes 0, the value is clipped to −1…1,
     /// multiplied by 32767 in single precision and rounded to the nearest integer, halves away
     /// from zero. So 1 → 32767, −1 → −32767 (−32768 is never produced), 0.5 → 16384 (16383.5
     /// rounded up) and −0.5 → −16384.
     @inline(__always)
-    public static func s16(_ sample: Float) -> Int16 {
+    package static func s16(_ sample: Float) -> Int16 {
         // The renderer's definition, so a 16-bit device and a 16-bit file agree to the bit.
         int16Sample(sample)
     }

@@ -1,7 +1,7 @@
 internal import CALSA
 
 /// The sample format an ``ALSAOutput`` drives its device with.
-public enum ALSASampleFormat: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+package enum ALSASampleFormat: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// 32-bit little-endian float (`FLOAT_LE`): the engine's samples go to the device untouched.
     case float32
     /// 16-bit little-endian signed integer (`S16_LE`), converted as ``ALSASampleConversion/s16(_:)``
@@ -9,7 +9,7 @@ public enum ALSASampleFormat: String, Sendable, Codable, CaseIterable, CustomStr
     case s16
 
     /// The ALSA name of the format, as `aplay` and the documentation spell it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .float32: "FLOAT_LE"
         case .s16: "S16_LE"
