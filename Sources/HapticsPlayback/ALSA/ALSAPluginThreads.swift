@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Threads that ALSA plugins start inside this process to do the actual I/O, raised to the
 /// audio thread's real-time priority.
@@ -33,6 +34,6 @@ enum ALSAPluginThreads {
 
     private static func name(of thread: pid_t) -> String? {
         guard let text = try? String(contentsOfFile: "/proc/self/task/\(thread)/comm", encoding: .utf8) else { return nil }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimmingCharacters(in: " \n\t")
     }
 }
