@@ -69,8 +69,9 @@ let package = Package(
         .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport"]),
         // The tests write FLAC, Ogg and MP3 files with libsndfile directly (the library loads it
         // only when analysing).
-        .testTarget(name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"],
-                    linkerSettings: [.linkedLibrary("sndfile")]),
+        .testTarget(
+            name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"],
+            linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
         // The public API against its committed baseline in api/ (from the compiler's symbol graphs).

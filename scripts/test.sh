@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the tests need, builds everything (failing on any warning in this package's
-# own code), the static release binary, runs the whole test suite and the audio thread's
-# allocation check.
+# Installs what the tests need, checks the style (scripts/lint.sh), builds everything
+# (failing on any warning in this package's own code), the static release binary, runs the
+# whole test suite and the audio thread's allocation check.
 #   ./scripts/test.sh                  everything, real-time tests last
 #   ./scripts/test.sh --filter Engine  only what matches (passed to `swift test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-dependencies.sh"
 cd "$root"
+# The committed style (.swift-format): fails on any finding, before spending time on a build.
+"$root/scripts/lint.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # The filter shows only errors and warnings and never fails by itself; with pipefail, the

@@ -20,7 +20,9 @@ if path.isEmpty {
     var samples = [Float](repeating: 0, count: frames * 2)
     var seed: UInt64 = 0x9e3779b97f4a7c15
     func noise() -> Float {
-        seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+        seed ^= seed << 13
+        seed ^= seed >> 7
+        seed ^= seed << 17
         return Float(Double(seed >> 11) / Double(1 << 53) * 2 - 1)
     }
     for i in 0..<frames {
@@ -52,12 +54,18 @@ for _ in 0..<5 {
     let read = clock.now
     let analysed = try AudioAnalyzer().analyze(file)
     let end = clock.now
-    if end - start < best { best = end - start; bestRead = read - start }
+    if end - start < best {
+        best = end - start
+        bestRead = read - start
+    }
     result = analysed
     audio = file
 }
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-let total = ms(best), read = ms(bestRead)
-print(String(format: "%.1f s of sound, %d channel(s) at %.0f Hz: %.0f ms (read %.0f ms, analysis %.0f ms), %.0f× real time",
-             audio!.duration, audio!.channelCount, Double(audio!.sampleRate), total, read, total - read, audio!.duration * 1000 / total))
+let total = ms(best)
+let read = ms(bestRead)
+print(
+    String(
+        format: "%.1f s of sound, %d channel(s) at %.0f Hz: %.0f ms (read %.0f ms, analysis %.0f ms), %.0f× real time",
+        audio!.duration, audio!.channelCount, Double(audio!.sampleRate), total, read, total - read, audio!.duration * 1000 / total))
 print("\(result!.onsets.count) onsets, \(result!.layers.intensity.count) intensity and \(result!.layers.sharpness.count) sharpness points")

@@ -20,8 +20,11 @@ final class MonitorListener: @unchecked Sendable {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { fatalError("pipe: \(errno)") }
         pipeRead = fds[0]
-        recorder = Child([parec, "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
-                          "--rate=\(server.sampleRate)", "--channels=1", "--latency-msec=1"], standardOutput: fds[1])
+        recorder = Child(
+            [
+                parec, "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
+                "--rate=\(server.sampleRate)", "--channels=1", "--latency-msec=1",
+            ], standardOutput: fds[1])
         close(fds[1])
         let thread = Thread { [self] in listen() }
         thread.name = "monitor"

@@ -17,17 +17,22 @@ final class PulseServer {
         setenv("PULSE_RUNTIME_PATH", directory.path, 1)
         setenv("PULSE_STATE_PATH", directory.appendingPathComponent("state").path, 1)
         setenv("PULSE_SERVER", "unix:\(socket)", 1)
-        let arguments = [pulseaudio, "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-                         // As a desktop's server runs: real-time, so the figures are the clients'.
-                         "--realtime=yes", "--high-priority=yes",
-                         "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1 format=float32le norewinds=1",
-                         "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1"]
+        let arguments = [
+            pulseaudio, "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
+            // As a desktop's server runs: real-time, so the figures are the clients'.
+            "--realtime=yes", "--high-priority=yes",
+            "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1 format=float32le norewinds=1",
+            "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+        ]
         // setpriv's parent-death signal: a benchmark that dies leaves no server behind.
         let setpriv = executable("setpriv")
         daemon = Child(setpriv.map { [$0, "--pdeathsig", "TERM", "--"] + arguments } ?? arguments)
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, kill(daemon.pid, 0) == 0 else { stop(); return nil }
+            guard Date() < deadline, kill(daemon.pid, 0) == 0 else {
+                stop()
+                return nil
+            }
             usleep(20_000)
         }
         usleep(300_000)

@@ -71,8 +71,9 @@ func openEngine(latency: Duration) throws -> (HapticEngine, ALSAOutput) {
     return (engine, opened.withLock { $0! })
 }
 func describe(_ output: ALSAOutput) -> String {
-    String(format: "period %d frames (%.2f ms), buffer %d frames (%.2f ms)",
-           output.periodFrames, Double(output.periodFrames) * 1000 / Double(rate), output.bufferFrames, Double(output.bufferFrames) * 1000 / Double(rate))
+    String(
+        format: "period %d frames (%.2f ms), buffer %d frames (%.2f ms)",
+        output.periodFrames, Double(output.periodFrames) * 1000 / Double(rate), output.bufferFrames, Double(output.bufferFrames) * 1000 / Double(rate))
 }
 let (standardEngine, standardOutput) = try openEngine(latency: .milliseconds(20))
 let (lowEngine, lowOutput) = try openEngine(latency: HapticEngine.Configuration.lowLatency)
@@ -103,7 +104,10 @@ func spawn(_ arguments: [String]) -> Double? {
     return latency
 }
 
-var library: [Double] = [], libraryLow: [Double] = [], cli: [Double] = [], anchor: [Double] = []
+var library: [Double] = []
+var libraryLow: [Double] = []
+var cli: [Double] = []
+var anchor: [Double] = []
 var missed = 0
 @MainActor func record(_ value: Double?, into series: inout [Double]) {
     if let value { series.append(value) } else { missed += 1 }
@@ -130,14 +134,19 @@ print("  library, standard (20 ms): \(summary(library))")
 print("  library, low latency:      \(summary(libraryLow))")
 print("  haptics play (CLI):        \(summary(cli))")
 print("  paplay:                    \(summary(anchor))")
-print("  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underruns.standard), low latency \(underruns.low)")
+print(
+    "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underruns.standard), low latency \(underruns.low)"
+)
 
 /// A contract row comparing p50s (p99s shown alongside), goal ≤ 1×.
 @MainActor func latencyRow(_ figure: String, _ values: [Double]) {
-    let ours = percentile(values, 0.5), theirs = percentile(anchor, 0.5)
+    let ours = percentile(values, 0.5)
+    let theirs = percentile(anchor, 0.5)
     let ratio = ours / theirs
-    print(String(format: "| %@ | %.1f ms (p99 %.1f ms) | paplay: %.1f ms (p99 %.1f ms) | %.2f× | ≤ 1× | %@ |",
-                 figure, ours, percentile(values, 0.99), theirs, percentile(anchor, 0.99), ratio, ratio <= 1 ? "✅" : "❌"))
+    print(
+        String(
+            format: "| %@ | %.1f ms (p99 %.1f ms) | paplay: %.1f ms (p99 %.1f ms) | %.2f× | ≤ 1× | %@ |",
+            figure, ours, percentile(values, 0.99), theirs, percentile(anchor, 0.99), ratio, ratio <= 1 ? "✅" : "❌"))
 }
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (standard, 20 ms buffer)", library)
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (low latency)", libraryLow)
@@ -146,8 +155,10 @@ latencyRow("Latency to the device, `haptics play` spawned → first sample, p50 
 // MARK: CPU
 
 // Same buffer and period as the engine's standard configuration negotiated on this device.
-let period = standardOutput.periodFrames, buffer = standardOutput.bufferFrames
-var ourCPU: [Double] = [], aplayCPU: [Double] = []
+let period = standardOutput.periodFrames
+let buffer = standardOutput.bufferFrames
+var ourCPU: [Double] = []
+var aplayCPU: [Double] = []
 for _ in 0..<1 {
     let ours = Child([tool, "play", long.ahap, "--device", "pulse"]).wait()
     let theirs = Child([aplay, "-q", "-D", "pulse", "--period-size=\(period)", "--buffer-size=\(buffer)", long.wav]).wait()
@@ -156,6 +167,8 @@ for _ in 0..<1 {
     aplayCPU.append(theirs.cpuSeconds * 1000)
 }
 let cpuRatio = ourCPU.min()! / aplayCPU.min()!
-print(String(format: "| Playback CPU (user + system), %.0f s pattern on pulse, %d/%d-frame period/buffer | %.0f ms | aplay: %.0f ms | %.2f× | ≤ 1× | %@ |",
-             longPlay, period, buffer, ourCPU.min()!, aplayCPU.min()!, cpuRatio, cpuRatio <= 1 ? "✅" : "❌"))
+print(
+    String(
+        format: "| Playback CPU (user + system), %.0f s pattern on pulse, %d/%d-frame period/buffer | %.0f ms | aplay: %.0f ms | %.2f× | ≤ 1× | %@ |",
+        longPlay, period, buffer, ourCPU.min()!, aplayCPU.min()!, cpuRatio, cpuRatio <= 1 ? "✅" : "❌"))
 print(String(format: "(benchmark took %.0f s)", Double(now() - began) / 1e9))

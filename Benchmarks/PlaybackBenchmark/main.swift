@@ -47,8 +47,10 @@ if FileManager.default.isExecutableFile(atPath: tool) {
         times.append(milliseconds(now() - start))
         guard status == 0 else { fatalError("haptics exited with status \(status)") }
     }
-    print(String(format: "start-up, `haptics play success --device null`: median %.1f ms, p90 %.1f ms, min %.1f ms (%d runs)",
-                 percentile(times, 0.5), percentile(times, 0.9), times.min()!, runs))
+    print(
+        String(
+            format: "start-up, `haptics play success --device null`: median %.1f ms, p90 %.1f ms, min %.1f ms (%d runs)",
+            percentile(times, 0.5), percentile(times, 0.9), times.min()!, runs))
 } else {
     print("start-up: skipped (\(tool) not built; run `swift build -c release` first)")
 }
@@ -66,9 +68,11 @@ final class PulseServer {
         setenv("PULSE_RUNTIME_PATH", directory.path, 1)
         setenv("PULSE_STATE_PATH", directory.appendingPathComponent("state").path, 1)
         setenv("PULSE_SERVER", "unix:\(socket)", 1)
-        let arguments = ["--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-                         "--load=module-null-sink sink_name=bench rate=48000 channels=1 format=float32le norewinds=1",
-                         "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1"]
+        let arguments = [
+            "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
+            "--load=module-null-sink sink_name=bench rate=48000 channels=1 format=float32le norewinds=1",
+            "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+        ]
         // setpriv's parent-death signal: a benchmark that dies leaves no server behind.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -82,14 +86,20 @@ final class PulseServer {
         guard (try? process.run()) != nil else { return nil }
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, process.isRunning else { stop(); return nil }
+            guard Date() < deadline, process.isRunning else {
+                stop()
+                return nil
+            }
             usleep(20_000)
         }
         usleep(200_000)
     }
 
     func stop() {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 }
@@ -150,8 +160,10 @@ let engine = HapticEngine(configuration: .init(device: device, latency: .millise
 }
 try engine.start()
 let output = probe.withLock { $0! }
-print(String(format: "device '%@': period %d frames (%.1f ms), buffer %d frames (%.1f ms)", device,
-             output.periodFrames, Double(output.periodFrames) / 48, output.bufferFrames, Double(output.bufferFrames) / 48))
+print(
+    String(
+        format: "device '%@': period %d frames (%.1f ms), buffer %d frames (%.1f ms)", device,
+        output.periodFrames, Double(output.periodFrames) / 48, output.bufferFrames, Double(output.bufferFrames) / 48))
 usleep(300_000)
 
 let tap = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)])
@@ -169,11 +181,15 @@ for _ in 0..<runs {
     heard.append(handoff + Double(output.pendingAtFirstSound.load(ordering: .relaxed)) / 48)
     usleep(60_000)
 }
-print(String(format: "latency on '%@', player.start() → first non-silent frame handed to ALSA: median %.2f ms, p99 %.2f ms, max %.2f ms",
-             device, percentile(handoffs, 0.5), percentile(handoffs, 0.99), handoffs.max()!))
+print(
+    String(
+        format: "latency on '%@', player.start() → first non-silent frame handed to ALSA: median %.2f ms, p99 %.2f ms, max %.2f ms",
+        device, percentile(handoffs, 0.5), percentile(handoffs, 0.99), handoffs.max()!))
 if server != nil {
-    print(String(format: "  plus what the device still held then: heard after median %.1f ms, max %.1f ms (20 ms buffer)",
-                 percentile(heard, 0.5), heard.max()!))
+    print(
+        String(
+            format: "  plus what the device still held then: heard after median %.1f ms, max %.1f ms (20 ms buffer)",
+            percentile(heard, 0.5), heard.max()!))
 }
 
 // Jitter: 100 onsets scheduled ahead on the engine clock; where do they land in the stream?
@@ -207,8 +223,10 @@ let errors = zip(onsets, scheduled).map { Double($0 - $1) / 48 }
 if onsets.count == scheduled.count {
     let mean = errors.reduce(0, +) / Double(errors.count)
     let deviation = (errors.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(errors.count)).squareRoot()
-    print(String(format: "jitter of 100 scheduled onsets on the device clock: max |error| %.3f ms, mean %.3f ms, std dev %.3f ms (1 frame = 0.021 ms)",
-                 errors.map(abs).max()!, mean, deviation))
+    print(
+        String(
+            format: "jitter of 100 scheduled onsets on the device clock: max |error| %.3f ms, mean %.3f ms, std dev %.3f ms (1 frame = 0.021 ms)",
+            errors.map(abs).max()!, mean, deviation))
 } else {
     print("jitter: found \(onsets.count) onsets for \(scheduled.count) scheduled")
 }

@@ -21,16 +21,18 @@ enum Sink: String { case file, nosync, memory }
 
 func benchmarkPattern(seconds: Double) -> HapticPattern {
     var events: [HapticEvent] = []
-    let transients = Int(seconds * 20)    // 12,000 in 10 minutes
-    let continuous = Int(seconds)         // 600 in 10 minutes
+    let transients = Int(seconds * 20)  // 12,000 in 10 minutes
+    let continuous = Int(seconds)  // 600 in 10 minutes
     for i in 0..<transients {
         let t = Double(i) * seconds / Double(transients)
         events.append(.transient(at: t, intensity: 0.3 + 0.5 * Double(i % 7) / 6, sharpness: Double(i % 11) / 10))
     }
     for i in 0..<continuous {
         let t = Double(i) * seconds / Double(continuous) + 0.013
-        events.append(.continuous(at: t, duration: 0.6, intensity: 0.4 + 0.4 * Double(i % 3) / 2,
-                                  sharpness: Double(i % 5) / 4, attack: 0.2, decay: 0.3, release: 0.25))
+        events.append(
+            .continuous(
+                at: t, duration: 0.6, intensity: 0.4 + 0.4 * Double(i % 3) / 2,
+                sharpness: Double(i % 5) / 4, attack: 0.2, decay: 0.3, release: 0.25))
     }
     var curves: [HapticParameterCurve] = []
     for i in stride(from: 0.0, to: seconds, by: 2.0) {
@@ -51,16 +53,18 @@ func runChild(sink: Sink, minutes: Double, path: String, repetitions: Int) throw
     var statistics: RenderStatistics?
     var dropped = 0
     let elapsed = try clock.measure {
-        let renderer = HapticRenderer(pattern: pattern, profile: .wideband, sampleRate: 48_000,
-                                      playback: HapticRenderer.Playback(count: repetitions))
+        let renderer = HapticRenderer(
+            pattern: pattern, profile: .wideband, sampleRate: 48_000,
+            playback: HapticRenderer.Playback(count: repetitions))
         switch sink {
         case .file:
             statistics = try renderer.writeWAV(to: path, format: .s16)
         case .nosync:
             // WAVWriter as writeWAV drives it, with an fsync that does nothing.
-            let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: renderer.channelCount, format: .s16,
-                                       frameCount: renderer.totalFrames, riffLimit: WAVWriter.riffLimit,
-                                       io: AtomicFile.IO(sync: { _ in 0 }))
+            let writer = try WAVWriter(
+                path: path, sampleRate: 48_000, channelCount: renderer.channelCount, format: .s16,
+                frameCount: renderer.totalFrames, riffLimit: WAVWriter.riffLimit,
+                io: AtomicFile.IO(sync: { _ in 0 }))
             let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * renderer.channelCount)
             defer { block.deallocate() }
             while case let frames = renderer.render(into: block), frames > 0 {
@@ -85,7 +89,8 @@ func runChild(sink: Sink, minutes: Double, path: String, repetitions: Int) throw
 /// the executed program's own.
 func peakResidentKiB(pid: String) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return nil }
     return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }
 }
 
@@ -116,7 +121,10 @@ func spawn(_ arguments: [String]) -> ChildRun? {
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
     close(pipeEnds[1])
-    guard spawned == 0 else { close(pipeEnds[0]); return nil }
+    guard spawned == 0 else {
+        close(pipeEnds[0])
+        return nil
+    }
     // The child's peak memory is sampled every millisecond until its output closes (sox does
     // not report its own); a child of ours also reports its exact figure at the end.
     var output = Data()
@@ -126,7 +134,10 @@ func spawn(_ arguments: [String]) -> ChildRun? {
     while true {
         if let hwm = peakResidentKiB(pid: String(pid)) { peak = max(peak, hwm) }
         let n = read(pipeEnds[0], &chunk, chunk.count)
-        if n > 0 { output.append(contentsOf: chunk[..<n]); continue }
+        if n > 0 {
+            output.append(contentsOf: chunk[..<n])
+            continue
+        }
         if n == 0 || errno != EAGAIN { break }
         usleep(1000)
     }
@@ -138,7 +149,8 @@ func spawn(_ arguments: [String]) -> ChildRun? {
     guard wait4(pid, &status, 0, &usage) == pid else { return nil }
     let wall = seconds(clock.now - start)
     guard status == 0 else { return nil }
-    let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+    let cpu =
+        Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
     return ChildRun(wall: wall, cpu: cpu, peakMiB: peak / 1024, output: String(decoding: output, as: UTF8.self))
 }
@@ -155,7 +167,10 @@ func grouped(_ value: Double) -> String {
     if value < 10 { return String(format: "%.1f", value) }
     var digits = String(Int(value.rounded()))
     var groups: [Substring] = []
-    while digits.count > 3 { groups.insert(digits.suffix(3), at: 0); digits.removeLast(3) }
+    while digits.count > 3 {
+        groups.insert(digits.suffix(3), at: 0)
+        digits.removeLast(3)
+    }
     return ([Substring(digits)] + groups).joined(separator: ",")
 }
 
@@ -175,9 +190,14 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     func ours(_ sink: Sink, repetitions: Int = 1) -> ChildRun? {
         spawn([me, "--child", sink.rawValue, String(minutes), outputPath, String(repetitions)])
     }
-    print(String(format: "pattern: %.0f s, %d transients, %d continuous events, %d curves; 48 kHz, 16-bit, mono WAV; %d runs each, medians",
-                 seconds, Int(seconds * 20), Int(seconds), Int(seconds / 2) * 2, runs))
-    var file: [ChildRun] = [], nosync: [ChildRun] = [], memory: [ChildRun] = [], soxRuns: [ChildRun] = []
+    print(
+        String(
+            format: "pattern: %.0f s, %d transients, %d continuous events, %d curves; 48 kHz, 16-bit, mono WAV; %d runs each, medians",
+            seconds, Int(seconds * 20), Int(seconds), Int(seconds / 2) * 2, runs))
+    var file: [ChildRun] = []
+    var nosync: [ChildRun] = []
+    var memory: [ChildRun] = []
+    var soxRuns: [ChildRun] = []
     for _ in 0..<runs {
         if let run = ours(.file) { file.append(run) }
         if let sox, let run = spawn([sox, "-n", "-r", "48000", "-b", "16", soxPath, "synth", String(seconds), "sine", "170"]) {
@@ -187,7 +207,10 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
         if let run = ours(.memory) { memory.append(run) }
     }
     unlink(soxPath)
-    guard !file.isEmpty else { print("render-benchmark: the rendering child failed"); return }
+    guard !file.isEmpty else {
+        print("render-benchmark: the rendering child failed")
+        return
+    }
     let fields = file[0].output.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     let signal = fields.first ?? seconds
     if fields.count >= 4 { print("clipped samples: \(Int(fields[2])); dropped events: \(Int(fields[3]))") }
@@ -196,9 +219,11 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     }
     func describe(_ name: String, _ runs: [ChildRun]) {
         guard !runs.isEmpty else { return }
-        let wall = median(runs.map(\.wall)), cpu = median(runs.map(\.cpu))
-        var line = String(format: "%@: %.3f s wall (%@× real time), %.3f s CPU (%@×), peak %.1f MiB", name, wall,
-                          grouped(signal / wall), cpu, grouped(signal / cpu), median(runs.map(\.peakMiB)))
+        let wall = median(runs.map(\.wall))
+        let cpu = median(runs.map(\.cpu))
+        var line = String(
+            format: "%@: %.3f s wall (%@× real time), %.3f s CPU (%@×), peak %.1f MiB", name, wall,
+            grouped(signal / wall), cpu, grouped(signal / cpu), median(runs.map(\.peakMiB)))
         let render = inProcess(runs)
         if render.isFinite { line += String(format: "; compile + render + write in process: %.3f s (%@×)", render, grouped(signal / render)) }
         print(line)
@@ -217,23 +242,32 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
 
     let ourSpeed = signal / median(file.map(\.wall))
     let ourPeak = median(file.map(\.peakMiB))
-    let speedGoal = 10_000.0, memoryGoal = 32.0
+    let speedGoal = 10_000.0
+    let memoryGoal = 32.0
     if soxRuns.isEmpty {
-        print("| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to a 48 kHz 16-bit WAV file, × real time | \(grouped(ourSpeed))× | sox: not installed | – | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |")
-        print("| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | sox: not installed | – | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |")
+        print(
+            "| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to a 48 kHz 16-bit WAV file, × real time | \(grouped(ourSpeed))× | sox: not installed | – | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |"
+        )
+        print(
+            "| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | sox: not installed | – | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |")
         return
     }
     let soxSpeed = seconds / median(soxRuns.map(\.wall))
     let soxPeak = median(soxRuns.map(\.peakMiB))
-    print("| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to a 48 kHz 16-bit WAV file, × real time | \(grouped(ourSpeed))× | sox synth \(Int(seconds)) s sine: \(grouped(soxSpeed))× | \(grouped(ourSpeed / soxSpeed))× | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |")
-    print("| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | sox: \(String(format: "%.1f", soxPeak)) MiB | \(String(format: "%.1f", ourPeak / soxPeak))× | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |")
+    print(
+        "| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to a 48 kHz 16-bit WAV file, × real time | \(grouped(ourSpeed))× | sox synth \(Int(seconds)) s sine: \(grouped(soxSpeed))× | \(grouped(ourSpeed / soxSpeed))× | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |"
+    )
+    print(
+        "| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | sox: \(String(format: "%.1f", soxPeak)) MiB | \(String(format: "%.1f", ourPeak / soxPeak))× | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |"
+    )
 }
 
 // MARK: Arguments
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--child", arguments.count == 5, let sink = Sink(rawValue: arguments[1]), let minutes = Double(arguments[2]),
-   let repetitions = Int(arguments[4]) {
+    let repetitions = Int(arguments[4])
+{
     do {
         try runChild(sink: sink, minutes: minutes, path: arguments[3], repetitions: repetitions)
     } catch {
@@ -242,7 +276,9 @@ if arguments.first == "--child", arguments.count == 5, let sink = Sink(rawValue:
     }
     exit(0)
 }
-var runs = 5, minutes = 10.0, outputPath = "/tmp/haptics-render-benchmark.wav"
+var runs = 5
+var minutes = 10.0
+var outputPath = "/tmp/haptics-render-benchmark.wav"
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
     guard let value = arguments.first else { break }
@@ -251,7 +287,9 @@ while !arguments.isEmpty {
     case "--runs": runs = max(1, Int(value) ?? runs)
     case "--minutes": minutes = max(0.1, Double(value) ?? minutes)
     case "--output": outputPath = value
-    default: print("render-benchmark: unknown option \(flag)"); exit(2)
+    default:
+        print("render-benchmark: unknown option \(flag)")
+        exit(2)
     }
 }
 runParent(runs: runs, minutes: minutes, outputPath: outputPath)

@@ -91,7 +91,9 @@ func ratioText(_ ratio: Double) -> String {
 /// One result row of the benchmark table (`| figure | haptics | anchor | ratio | goal | met |`).
 func row(_ figure: String, ours: Double, anchorName: String, anchor: Double, unit: String, goal: Double) {
     let ratio = ours / anchor
-    print("| \(figure) | \(String(format: "%.1f", ours)) \(unit) | \(anchorName): \(String(format: "%.1f", anchor)) \(unit) | \(ratioText(ratio)) | ≤ \(String(format: "%.1f", goal))× | \(ratio <= goal ? "✅" : "❌") |")
+    print(
+        "| \(figure) | \(String(format: "%.1f", ours)) \(unit) | \(anchorName): \(String(format: "%.1f", anchor)) \(unit) | \(ratioText(ratio)) | ≤ \(String(format: "%.1f", goal))× | \(ratio <= goal ? "✅" : "❌") |"
+    )
 }
 
 for (path, product) in [(tool, "haptics"), (hello, "hello-foundation"), (peakRSS, "peak-rss")] where !FileManager.default.isExecutableFile(atPath: path) {
@@ -105,7 +107,8 @@ defer { try? FileManager.default.removeItem(at: scratch) }
 let wav = scratch.appendingPathComponent("success.wav").path
 let ahap = scratch.appendingPathComponent("success.ahap").path
 guard run([tool, "render", "success", "-o", wav, "--format", "s16"]).succeeded,
-      run([tool, "export", "success", "-o", ahap]).succeeded else {
+    run([tool, "export", "success", "-o", ahap]).succeeded
+else {
     fatalError("haptics could not write the benchmark's inputs")
 }
 let aplay = which("aplay")
@@ -125,8 +128,10 @@ struct Pair {
 
 var pairs: [Pair] = []
 if let aplay {
-    pairs.append(Pair(figure: "start-up, `play success --device null`", ours: [tool, "play", "success", "--device", "null"],
-                      anchorName: "`aplay -D null`, same sound", anchor: [aplay, "-q", "-D", "null", wav]))
+    pairs.append(
+        Pair(
+            figure: "start-up, `play success --device null`", ours: [tool, "play", "success", "--device", "null"],
+            anchorName: "`aplay -D null`, same sound", anchor: [aplay, "-q", "-D", "null", wav]))
 }
 for command in [["validate", ahap], ["list"], ["show", ahap]] {
     let shown = command.count > 1 ? "\(command[0]) <small file>" : command[0]
@@ -151,8 +156,10 @@ for round in 0..<(warmUpRounds + rounds) {
 }
 
 for pair in pairs {
-    print("\(pair.figure): median \(String(format: "%.1f", median(pair.oursTimes))) ms (min \(String(format: "%.1f", pair.oursTimes.min()!))), "
-          + "\(pair.anchorName) \(String(format: "%.1f", median(pair.anchorTimes))) ms (min \(String(format: "%.1f", pair.anchorTimes.min()!))), \(rounds) runs each")
+    print(
+        "\(pair.figure): median \(String(format: "%.1f", median(pair.oursTimes))) ms (min \(String(format: "%.1f", pair.oursTimes.min()!))), "
+            + "\(pair.anchorName) \(String(format: "%.1f", median(pair.anchorTimes))) ms (min \(String(format: "%.1f", pair.anchorTimes.min()!))), \(rounds) runs each"
+    )
 }
 
 // Peak memory: alternated like the times, median of the runs.
@@ -160,12 +167,15 @@ var memory: (ours: [Double], anchor: [Double]) = ([], [])
 if let aplay {
     for _ in 0..<memoryRuns {
         guard let ours = peakMemory([tool, "play", "success", "--device", "null"]),
-              let anchor = peakMemory([aplay, "-q", "-D", "null", wav]) else { fatalError("peak-rss failed") }
+            let anchor = peakMemory([aplay, "-q", "-D", "null", wav])
+        else { fatalError("peak-rss failed") }
         memory.ours.append(ours)
         memory.anchor.append(anchor)
     }
-    print(String(format: "peak memory of `play success --device null`: median %.1f MiB (max %.1f), aplay %.1f MiB (max %.1f), %d runs each",
-                 median(memory.ours), memory.ours.max()!, median(memory.anchor), memory.anchor.max()!, memoryRuns))
+    print(
+        String(
+            format: "peak memory of `play success --device null`: median %.1f MiB (max %.1f), aplay %.1f MiB (max %.1f), %d runs each",
+            median(memory.ours), memory.ours.max()!, median(memory.anchor), memory.anchor.max()!, memoryRuns))
 }
 
 print("")
@@ -174,6 +184,7 @@ for pair in pairs {
     row(pair.figure, ours: median(pair.oursTimes), anchorName: pair.anchorName, anchor: median(pair.anchorTimes), unit: "ms", goal: goal)
 }
 if !memory.ours.isEmpty {
-    row("peak memory, `play success --device null`", ours: median(memory.ours), anchorName: "`aplay -D null`, same sound",
+    row(
+        "peak memory, `play success --device null`", ours: median(memory.ours), anchorName: "`aplay -D null`, same sound",
         anchor: median(memory.anchor), unit: "MiB", goal: 2)
 }

@@ -19,7 +19,7 @@ struct EmbedPatterns: BuildToolPlugin {
                 arguments: [output.path, folder.path],
                 inputFiles: [folder],
                 outputFiles: [output]
-            ),
+            )
         ]
     }
 }

@@ -60,7 +60,8 @@ struct OutputCapability: CHHapticDeviceCapability {
     var supportsAudio: Bool { supportsHaptics }
 
     func attributes(forEventParameter inParameter: CHHapticEvent.ParameterID, eventType type: CHHapticEvent.EventType) throws
-        -> any CHHapticParameterAttributes {
+        -> any CHHapticParameterAttributes
+    {
         guard HapticEvent.Kind(rawValue: type.rawValue) != nil else {
             throw CHHapticError(.invalidEventType, "unknown event type '\(type.rawValue)'")
         }
@@ -68,12 +69,13 @@ struct OutputCapability: CHHapticDeviceCapability {
             throw CHHapticError(.invalidParameterType, "unknown event parameter '\(inParameter.rawValue)'")
         }
         let profile = selection.profile
-        let physical: String? = switch id {
-        case .hapticSharpness: "\(Int(profile.minFrequency))–\(Int(profile.maxFrequency)) Hz on '\(profile.name)'"
-        case .hapticIntensity: "amplitude = intensity^\(profile.intensityExponent) × gain \(profile.gain) on '\(profile.name)'"
-        case .attackTime, .decayTime, .releaseTime: "5 ms × 1000^value"
-        default: nil
-        }
+        let physical: String? =
+            switch id {
+            case .hapticSharpness: "\(Int(profile.minFrequency))–\(Int(profile.maxFrequency)) Hz on '\(profile.name)'"
+            case .hapticIntensity: "amplitude = intensity^\(profile.intensityExponent) × gain \(profile.gain) on '\(profile.name)'"
+            case .attackTime, .decayTime, .releaseTime: "5 ms × 1000^value"
+            default: nil
+            }
         return ParameterAttributes(id.range, default: id.defaultValue, physicalRange: physical)
     }
 

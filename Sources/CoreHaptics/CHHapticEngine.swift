@@ -117,15 +117,16 @@ open class CHHapticEngine {
     private func installHandlers() {
         let handlers = self.handlers
         hapticEngine.stoppedHandler = { reason in
-            let mapped: StoppedReason = switch reason {
-            case .audioSessionInterrupt: .audioSessionInterrupt
-            case .applicationSuspended: .applicationSuspended
-            case .idleTimeout: .idleTimeout
-            case .notifyWhenFinished: .notifyWhenFinished
-            case .engineDestroyed: .engineDestroyed
-            case .deviceLost: .gameControllerDisconnect
-            case .systemError: .systemError
-            }
+            let mapped: StoppedReason =
+                switch reason {
+                case .audioSessionInterrupt: .audioSessionInterrupt
+                case .applicationSuspended: .applicationSuspended
+                case .idleTimeout: .idleTimeout
+                case .notifyWhenFinished: .notifyWhenFinished
+                case .engineDestroyed: .engineDestroyed
+                case .deviceLost: .gameControllerDisconnect
+                case .systemError: .systemError
+                }
             handlers.lock.withLock { handlers.stopped }.value(mapped)
         }
         hapticEngine.resetHandler = { handlers.lock.withLock { handlers.reset }.value() }
@@ -359,9 +360,10 @@ open class CHHapticEngine {
             }
             return nil
         }
-        let resource = HapticEvent.AudioResource(path: resourceURL.path,
-                                                 usesVolumeEnvelope: flag(CHHapticAudioResourceKeyUseVolumeEnvelope),
-                                                 loopEnabled: flag(CHHapticAudioResourceKeyLoopEnabled))
+        let resource = HapticEvent.AudioResource(
+            path: resourceURL.path,
+            usesVolumeEnvelope: flag(CHHapticAudioResourceKeyUseVolumeEnvelope),
+            loopEnabled: flag(CHHapticAudioResourceKeyLoopEnabled))
         return resources.register(resource)
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Haptics
 
-
 /// The error domain of Core Haptics' errors, as in Apple's SDK.
 public let CoreHapticsErrorDomain: String = "com.apple.CoreHaptics"
 

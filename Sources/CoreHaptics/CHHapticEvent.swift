@@ -28,8 +28,10 @@ open class CHHapticEvent {
     }
 
     /// Creates an event with a duration.
-    public init(eventType type: EventType, parameters eventParams: [CHHapticEventParameter], relativeTime time: TimeInterval,
-                duration: TimeInterval) {
+    public init(
+        eventType type: EventType, parameters eventParams: [CHHapticEventParameter], relativeTime time: TimeInterval,
+        duration: TimeInterval
+    ) {
         self.type = type
         eventParameters = eventParams
         relativeTime = time
@@ -39,8 +41,10 @@ open class CHHapticEvent {
 
     /// Creates an ``EventType/audioCustom`` event playing an audio resource registered with
     /// ``CHHapticEngine/registerAudioResource(_:options:)``.
-    public init(audioResourceID resID: CHHapticAudioResourceID, parameters eventParams: [CHHapticEventParameter],
-                relativeTime time: TimeInterval) {
+    public init(
+        audioResourceID resID: CHHapticAudioResourceID, parameters eventParams: [CHHapticEventParameter],
+        relativeTime time: TimeInterval
+    ) {
         type = .audioCustom
         eventParameters = eventParams
         relativeTime = time
@@ -50,8 +54,10 @@ open class CHHapticEvent {
 
     /// Creates an ``EventType/audioCustom`` event playing a registered audio resource, cut
     /// or padded with silence to `duration` (0: the sound's own length).
-    public init(audioResourceID resID: CHHapticAudioResourceID, parameters eventParams: [CHHapticEventParameter],
-                relativeTime time: TimeInterval, duration: TimeInterval) {
+    public init(
+        audioResourceID resID: CHHapticAudioResourceID, parameters eventParams: [CHHapticEventParameter],
+        relativeTime time: TimeInterval, duration: TimeInterval
+    ) {
         type = .audioCustom
         eventParameters = eventParams
         relativeTime = time

@@ -27,8 +27,9 @@ open class CHHapticPattern {
     public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
         let (nativeEvents, ids) = try Self.convert(events)
         let nativeParameters = try parameters.map { parameter throws(CHHapticError) -> HapticDynamicParameter in
-            HapticDynamicParameter(try Self.convert(parameter.parameterID), parameter.value.decimal,
-                                   at: try Self.time(parameter.relativeTime, .badParameterEntry))
+            HapticDynamicParameter(
+                try Self.convert(parameter.parameterID), parameter.value.decimal,
+                at: try Self.time(parameter.relativeTime, .badParameterEntry))
         }
         hapticPattern = HapticPattern(events: nativeEvents, parameters: nativeParameters)
         audioResourceIDs = ids
@@ -43,8 +44,9 @@ open class CHHapticPattern {
             let points = try curve.controlPoints.map { point throws(CHHapticError) in
                 HapticParameterCurve.ControlPoint(at: try Self.time(point.relativeTime, .badParameterEntry), point.value.decimal)
             }
-            return HapticParameterCurve(try Self.convert(curve.parameterID), at: try Self.time(curve.relativeTime, .badParameterEntry),
-                                        controlPoints: points)
+            return HapticParameterCurve(
+                try Self.convert(curve.parameterID), at: try Self.time(curve.relativeTime, .badParameterEntry),
+                controlPoints: points)
         }
         hapticPattern = HapticPattern(events: nativeEvents, curves: curves)
         audioResourceIDs = ids

@@ -1,7 +1,6 @@
 import Foundation
 import Haptics
 
-
 /// Plays one pattern on an engine, as in Apple's SDK; made by
 /// ``CHHapticEngine/makePlayer(with:)``.
 ///

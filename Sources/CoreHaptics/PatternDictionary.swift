@@ -6,8 +6,10 @@ import HapticsCore
 /// are read by the same decoder as files.
 enum PatternDictionary {
     /// Keys whose values are booleans (numbers are accepted for them, as `NSNumber` does).
-    private static let booleanKeys: Set<String> = [CHHapticPattern.Key.eventWaveformUseVolumeEnvelope,
-                                                    CHHapticPattern.Key.eventWaveformLoopEnabled]
+    private static let booleanKeys: Set<String> = [
+        CHHapticPattern.Key.eventWaveformUseVolumeEnvelope,
+        CHHapticPattern.Key.eventWaveformLoopEnabled,
+    ]
 
     /// The dictionary as AHAP JSON.
     static func json(_ dictionary: [CHHapticPattern.Key: Any]) throws(CHHapticError) -> Data {
@@ -76,8 +78,9 @@ enum PatternDictionary {
             } else if let raw = value as? any RawRepresentable, let text = raw.rawValue as? String {
                 out += JSONText.quoted(text)
             } else {
-                throw CHHapticError(.invalidPatternDictionary,
-                                    "unsupported value of type \(type(of: value))\(key.map { " for '\($0)'" } ?? "")")
+                throw CHHapticError(
+                    .invalidPatternDictionary,
+                    "unsupported value of type \(type(of: value))\(key.map { " for '\($0)'" } ?? "")")
             }
         }
     }
@@ -156,20 +159,24 @@ enum PatternDictionary {
             elements.append([.event: entry])
         }
         for parameter in pattern.parameters {
-            elements.append([.parameter: [
-                .parameterID: parameter.id.rawValue,
-                .time: NSNumber(value: parameter.relativeTime),
-                .parameterValue: NSNumber(value: Float(parameter.value)),
-            ] as [Key: Any]])
+            elements.append([
+                .parameter: [
+                    .parameterID: parameter.id.rawValue,
+                    .time: NSNumber(value: parameter.relativeTime),
+                    .parameterValue: NSNumber(value: Float(parameter.value)),
+                ] as [Key: Any]
+            ])
         }
         for curve in pattern.curves {
-            elements.append([.parameterCurve: [
-                .parameterID: curve.id.rawValue,
-                .time: NSNumber(value: curve.relativeTime),
-                .parameterCurveControlPoints: curve.controlPoints.map { point -> [Key: Any] in
-                    [.time: NSNumber(value: point.relativeTime), .parameterValue: NSNumber(value: Float(point.value))]
-                },
-            ] as [Key: Any]])
+            elements.append([
+                .parameterCurve: [
+                    .parameterID: curve.id.rawValue,
+                    .time: NSNumber(value: curve.relativeTime),
+                    .parameterCurveControlPoints: curve.controlPoints.map { point -> [Key: Any] in
+                        [.time: NSNumber(value: point.relativeTime), .parameterValue: NSNumber(value: Float(point.value))]
+                    },
+                ] as [Key: Any]
+            ])
         }
         return [.version: NSNumber(value: pattern.version), .pattern: elements]
     }

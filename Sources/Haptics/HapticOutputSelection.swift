@@ -58,8 +58,10 @@ package struct HapticOutputSelection: Sendable, Equatable {
     ///     settings file).
     ///   - settings: the settings to use; read with ``HapticSettings/load(environment:)``
     ///     from `environment` when `nil`.
-    package static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
-                               settings: HapticSettings? = nil) -> HapticOutputSelection {
+    package static func resolve(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        settings: HapticSettings? = nil
+    ) -> HapticOutputSelection {
         var problems: [String] = []
         let chosen: HapticSettings
         if let settings {

@@ -32,11 +32,15 @@ public struct HapticEvent: Sendable, Hashable {
     ///   - time: seconds from the pattern's start.
     ///   - intensity: strength, 0…1.
     ///   - sharpness: feel, from round (0) to crisp (1).
-    public static func transient(at time: Double, intensity: Double = ParameterID.hapticIntensity.defaultValue, sharpness: Double = ParameterID.hapticSharpness.defaultValue) -> HapticEvent {
-        HapticEvent(.transient, at: time, parameters: [
-            Parameter(.hapticIntensity, intensity),
-            Parameter(.hapticSharpness, sharpness),
-        ])
+    public static func transient(
+        at time: Double, intensity: Double = ParameterID.hapticIntensity.defaultValue, sharpness: Double = ParameterID.hapticSharpness.defaultValue
+    ) -> HapticEvent {
+        HapticEvent(
+            .transient, at: time,
+            parameters: [
+                Parameter(.hapticIntensity, intensity),
+                Parameter(.hapticSharpness, sharpness),
+            ])
     }
 
     /// A vibration of a given length, shaped by an envelope.

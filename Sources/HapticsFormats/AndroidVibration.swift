@@ -32,7 +32,10 @@ public struct AndroidVibration: Sendable, Hashable {
 
     /// The Composition primitives used for taps (`VibrationEffect.Composition.PRIMITIVE_*`).
     public enum Primitive: String, Sendable, Hashable, CaseIterable {
-        case thud = "THUD", lowTick = "LOW_TICK", click = "CLICK", tick = "TICK"
+        case thud = "THUD"
+        case lowTick = "LOW_TICK"
+        case click = "CLICK"
+        case tick = "TICK"
 
         /// The primitive for a tap's sharpness.
         public init(sharpness: Double) {
@@ -92,7 +95,11 @@ public struct AndroidVibration: Sendable, Hashable {
         // Envelope: the continuous layer's points, on whole milliseconds. Intensity points
         // keep their order, so a step (two points at one time) stays a step: its second point
         // comes 1 ms later (a ramp is the least the builder can do).
-        struct Target { var ms: Int; var intensity: Double?; var order: Int }
+        struct Target {
+            var ms: Int
+            var intensity: Double?
+            var order: Int
+        }
         var targets: [Target] = []
         if layers.hasContinuous {
             for (k, point) in layers.intensity.enumerated() { targets.append(Target(ms: Int((point.time * 1000).rounded()), intensity: point.value, order: k)) }
@@ -111,7 +118,13 @@ public struct AndroidVibration: Sendable, Hashable {
             let s = HapticLayers.value(of: layers.sharpness, at: t, default: 0.5)
             if envelope.isEmpty && target.ms == 0 && previous == 0 {
                 // The builder starts at intensity 0: a first point above 0 at 0 ms becomes a 1 ms ramp.
-                if i > 0 { envelope.append(ControlPoint(intensity: i, sharpness: s, durationMillis: 1)); previous = 1; lastIntensity = i } else { initialSharpness = s }
+                if i > 0 {
+                    envelope.append(ControlPoint(intensity: i, sharpness: s, durationMillis: 1))
+                    previous = 1
+                    lastIntensity = i
+                } else {
+                    initialSharpness = s
+                }
                 continue
             }
             var ms = target.ms
@@ -140,7 +153,9 @@ public struct AndroidVibration: Sendable, Hashable {
             lastStart = ms
         }
         if !composition.isEmpty {
-            notes.add("primitives", "taps mapped to Composition primitives by sharpness (THUD, LOW_TICK, CLICK, TICK); their feel is the device's", count: composition.count)
+            notes.add(
+                "primitives", "taps mapped to Composition primitives by sharpness (THUD, LOW_TICK, CLICK, TICK); their feel is the device's",
+                count: composition.count)
         }
         self.composition = composition
     }
@@ -154,13 +169,21 @@ public struct AndroidVibration: Sendable, Hashable {
         text += "    \"amplitudes\": [\(amplitudes.map(String.init).joined(separator: ", "))],\n"
         text += "    \"repeat\": \(repeatIndex)\n  },\n"
         text += "  \"envelope\": {\n    \"initialSharpness\": \(JSONOutput.number(initialSharpness)),\n    \"controlPoints\": ["
-        text += envelope.isEmpty ? "]\n  },\n" : "\n" + envelope.map {
-            "      { \"intensity\": \(JSONOutput.number($0.intensity)), \"sharpness\": \(JSONOutput.number($0.sharpness)), \"durationMillis\": \($0.durationMillis) }"
-        }.joined(separator: ",\n") + "\n    ]\n  },\n"
+        text +=
+            envelope.isEmpty
+            ? "]\n  },\n"
+            : "\n"
+                + envelope.map {
+                    "      { \"intensity\": \(JSONOutput.number($0.intensity)), \"sharpness\": \(JSONOutput.number($0.sharpness)), \"durationMillis\": \($0.durationMillis) }"
+                }.joined(separator: ",\n") + "\n    ]\n  },\n"
         text += "  \"composition\": ["
-        text += composition.isEmpty ? "]\n" : "\n" + composition.map {
-            "    { \"primitive\": \"\($0.primitive.rawValue)\", \"scale\": \(JSONOutput.number($0.scale)), \"delayMillis\": \($0.delayMillis), \"delayType\": \"RELATIVE_START_OFFSET\" }"
-        }.joined(separator: ",\n") + "\n  ]\n"
+        text +=
+            composition.isEmpty
+            ? "]\n"
+            : "\n"
+                + composition.map {
+                    "    { \"primitive\": \"\($0.primitive.rawValue)\", \"scale\": \(JSONOutput.number($0.scale)), \"delayMillis\": \($0.delayMillis), \"delayType\": \"RELATIVE_START_OFFSET\" }"
+                }.joined(separator: ",\n") + "\n  ]\n"
         return Data((text + "}\n").utf8)
     }
 
@@ -186,7 +209,8 @@ public struct AndroidVibration: Sendable, Hashable {
             }
             for (index, item) in points.enumerated() {
                 guard let point = item as? [String: Any], let i = JSONOutput.double(point["intensity"]),
-                      let s = JSONOutput.double(point["sharpness"]), let d = JSONOutput.double(point["durationMillis"]), d >= 0 else {
+                    let s = JSONOutput.double(point["sharpness"]), let d = JSONOutput.double(point["durationMillis"]), d >= 0
+                else {
                     throw FormatError("\(source): envelope.controlPoints[\(index)]: expected numbers intensity, sharpness and durationMillis ≥ 0")
                 }
                 t += d / 1000
@@ -196,18 +220,22 @@ public struct AndroidVibration: Sendable, Hashable {
             var start = 0.0
             for (index, item) in calls.enumerated() {
                 guard let call = item as? [String: Any], let name = call["primitive"] as? String,
-                      let primitive = Primitive(rawValue: name), let scale = JSONOutput.double(call["scale"]) else {
+                    let primitive = Primitive(rawValue: name), let scale = JSONOutput.double(call["scale"])
+                else {
                     throw FormatError("\(source): composition[\(index)]: expected a primitive (THUD, LOW_TICK, CLICK, TICK) and a scale")
                 }
                 start += (JSONOutput.double(call["delayMillis"]) ?? 0) / 1000
                 transients.append(.init(time: start, intensity: (0...1).clamp(scale), sharpness: primitive.sharpness))
             }
-            if !transients.isEmpty { notes.add("primitives", "primitives read as taps of sharpness 0 (THUD), 0.375 (LOW_TICK), 0.625 (CLICK), 1 (TICK)", count: transients.count) }
+            if !transients.isEmpty {
+                notes.add("primitives", "primitives read as taps of sharpness 0 (THUD), 0.375 (LOW_TICK), 0.625 (CLICK), 1 (TICK)", count: transients.count)
+            }
             return HapticLayers(intensity: intensity, sharpness: sharpness, transients: transients)
         }
         guard let waveform = root["waveform"] as? [String: Any],
-              let timings = waveform["timings"] as? [Any], let amplitudes = waveform["amplitudes"] as? [Any],
-              timings.count == amplitudes.count else {
+            let timings = waveform["timings"] as? [Any], let amplitudes = waveform["amplitudes"] as? [Any],
+            timings.count == amplitudes.count
+        else {
             throw FormatError("\(source): no envelope, composition or waveform (timings and amplitudes of equal length)")
         }
         var t = 0.0
@@ -258,7 +286,9 @@ public struct AndroidVibration: Sendable, Hashable {
             lines.append("    @RequiresApi(36)")
             lines.append("    fun composition(): VibrationEffect = VibrationEffect.startComposition()")
             for call in composition {
-                lines.append("        .addPrimitive(VibrationEffect.Composition.PRIMITIVE_\(call.primitive.rawValue), \(f(call.scale)), \(call.delayMillis), VibrationEffect.Composition.DELAY_TYPE_RELATIVE_START_OFFSET)")
+                lines.append(
+                    "        .addPrimitive(VibrationEffect.Composition.PRIMITIVE_\(call.primitive.rawValue), \(f(call.scale)), \(call.delayMillis), VibrationEffect.Composition.DELAY_TYPE_RELATIVE_START_OFFSET)"
+                )
             }
             lines.append("        .compose()")
         }
@@ -271,7 +301,8 @@ public struct AndroidVibration: Sendable, Hashable {
         case (false, true):
             lines.append("        if (Build.VERSION.SDK_INT >= 36 && vibrator.areEnvelopeEffectsSupported()) { vibrator.vibrate(envelope()); return }")
         case (true, false):
-            lines.append("        if (Build.VERSION.SDK_INT >= 36 && vibrator.areAllPrimitivesSupported(\(primitives))) { vibrator.vibrate(composition()); return }")
+            lines.append(
+                "        if (Build.VERSION.SDK_INT >= 36 && vibrator.areAllPrimitivesSupported(\(primitives))) { vibrator.vibrate(composition()); return }")
         default:
             lines.append("        // Continuous part and taps together: one effect keeps them in time, so the waveform.")
         }

@@ -131,7 +131,8 @@ public struct AudioAnalyzer: Sendable {
                     var total = 0.0
                     var rise = 0.0
                     for k in 0..<bins {
-                        let re = output[k].r, im = output[k].i
+                        let re = output[k].r
+                        let im = output[k].i
                         let magnitude = (re * re + im * im).squareRoot() * normal
                         if k > 0 {
                             weighted += Double(magnitude) * Double(k) * binHz
@@ -160,7 +161,8 @@ public struct AudioAnalyzer: Sendable {
         }
 
         // Sharpness from the centroid, held through silence, smoothed.
-        let logLow = log(o.centroidLow), logSpan = log(o.centroidHigh) - log(o.centroidLow)
+        let logLow = log(o.centroidLow)
+        let logSpan = log(o.centroidHigh) - log(o.centroidLow)
         func sharpness(ofCentroid c: Double) -> Double {
             c > 0 ? (0...1).clamp((log(c) - logLow) / logSpan) : 0
         }
@@ -195,9 +197,13 @@ public struct AudioAnalyzer: Sendable {
             for f in 0..<frames {
                 let value = flux[f]
                 guard value > floor, value > 0 else { continue }
-                let lo = max(0, f - 2), hi = min(frames - 1, f + 2)
+                let lo = max(0, f - 2)
+                let hi = min(frames - 1, f + 2)
                 var isPeak = true
-                for g in lo...hi where g != f && (flux[g] > value || (flux[g] == value && g < f)) { isPeak = false; break }
+                for g in lo...hi where g != f && (flux[g] > value || (flux[g] == value && g < f)) {
+                    isPeak = false
+                    break
+                }
                 guard isPeak else { continue }
                 scratch.removeAll(keepingCapacity: true)
                 for g in max(0, f - half)...min(frames - 1, f + half) { scratch.append(flux[g]) }
@@ -222,7 +228,8 @@ public struct AudioAnalyzer: Sendable {
         x.withUnsafeBufferPointer { samples in
             func energy(_ start: Int) -> Double {
                 var sum: Float = 0
-                let s = max(0, start), e = min(samples.count, start + block)
+                let s = max(0, start)
+                let e = min(samples.count, start + block)
                 if e > s { for i in s..<e { sum += samples[i] * samples[i] } }
                 return Double(sum)
             }
@@ -234,7 +241,10 @@ public struct AudioAnalyzer: Sendable {
                 var start = centre - n / 2
                 while start < centre + n / 2 {
                     let e = energy(start)
-                    if e - before > bestRise { bestRise = e - before; best = start }
+                    if e - before > bestRise {
+                        bestRise = e - before
+                        best = start
+                    }
                     before = e
                     start += block
                 }
@@ -245,7 +255,10 @@ public struct AudioAnalyzer: Sendable {
                 let lastFrame = min(frames - 1, (best + Int(0.02 * rate)) / hop)
                 var peakHere = 0.0
                 var brightest = firstFrame
-                for g in firstFrame...max(firstFrame, lastFrame) where rms[g] > peakHere { peakHere = rms[g]; brightest = g }
+                for g in firstFrame...max(firstFrame, lastFrame) where rms[g] > peakHere {
+                    peakHere = rms[g]
+                    brightest = g
+                }
                 let intensity = peakRMS > 0 ? min(1, peakHere / peakRMS).squareRoot() : 0
                 transients.append(.init(time: time, intensity: intensity, sharpness: sharpness(ofCentroid: centroid[brightest])))
             }
@@ -257,14 +270,19 @@ public struct AudioAnalyzer: Sendable {
         if o.duckDepth > 0 {
             let ramp = 0.005
             for onset in onsets {
-                let from = max(0, Int((onset - ramp) / hopSeconds)), to = min(frames - 1, Int((onset + o.duckDuration + ramp) / hopSeconds) + 1)
+                let from = max(0, Int((onset - ramp) / hopSeconds))
+                let to = min(frames - 1, Int((onset + o.duckDuration + ramp) / hopSeconds) + 1)
                 guard from <= to else { continue }
                 for f in from...to {
                     let t = (Double(f) + 0.5) * hopSeconds
                     let w: Double
-                    if t < onset { w = max(0, 1 - (onset - t) / ramp) }
-                    else if t <= onset + o.duckDuration { w = 1 }
-                    else { w = max(0, 1 - (t - onset - o.duckDuration) / ramp) }
+                    if t < onset {
+                        w = max(0, 1 - (onset - t) / ramp)
+                    } else if t <= onset + o.duckDuration {
+                        w = 1
+                    } else {
+                        w = max(0, 1 - (t - onset - o.duckDuration) / ramp)
+                    }
                     intensity[f] *= 1 - o.duckDepth * w
                 }
             }
@@ -290,7 +308,8 @@ public struct AudioAnalyzer: Sendable {
             layerSharpness = keepS.map { .init(curveTimes[$0], curveSharpness[$0]) }
         }
         progress?(1)
-        return Result(layers: HapticLayers(intensity: layerIntensity, sharpness: layerSharpness, transients: transients),
-                      frameTimes: times, level: level, sharpness: sharp, onsets: onsets)
+        return Result(
+            layers: HapticLayers(intensity: layerIntensity, sharpness: layerSharpness, transients: transients),
+            frameTimes: times, level: level, sharpness: sharp, onsets: onsets)
     }
 }

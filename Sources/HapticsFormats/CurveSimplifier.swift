@@ -23,7 +23,10 @@ package enum CurveSimplifier {
                     let predicted = series[a] + (series[b] - series[a]) * f
                     error = max(error, abs(series[i] - predicted))
                 }
-                if error > worst { worst = error; worstIndex = i }
+                if error > worst {
+                    worst = error
+                    worstIndex = i
+                }
             }
             if worst > tolerance {
                 keep[worstIndex] = true
@@ -45,7 +48,12 @@ package enum CurveSimplifier {
         for _ in 0..<24 {
             let mid = (low + high) / 2
             let candidate = keep(times: times, values: values, tolerance: mid)
-            if candidate.count <= budget { best = candidate; high = mid } else { low = mid }
+            if candidate.count <= budget {
+                best = candidate
+                high = mid
+            } else {
+                low = mid
+            }
         }
         return best
     }

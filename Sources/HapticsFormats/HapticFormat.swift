@@ -25,15 +25,25 @@ public enum HapticFormat: String, Sendable, CaseIterable {
     /// The format a path's extension names; nil when it names none. `.json` alone is AHAP.
     public init?(path: String) {
         let name = (path.split(separator: "/").last.map(String.init) ?? path).lowercased()
-        if name.hasSuffix(".android.json") { self = .androidJSON }
-        else if name.hasSuffix(".web.json") { self = .webJSON }
-        else if name.hasSuffix(".feedbackd.json") { self = .feedbackd }
-        else if name.hasSuffix(".ahap") || name.hasSuffix(".json") { self = .ahap }
-        else if name.hasSuffix(".haptic") { self = .haptic }
-        else if name.hasSuffix(".kt") { self = .androidKotlin }
-        else if name.hasSuffix(".js") || name.hasSuffix(".mjs") { self = .webJavaScript }
-        else if name.hasSuffix(".csv") { self = .rumbleCSV }
-        else { return nil }
+        if name.hasSuffix(".android.json") {
+            self = .androidJSON
+        } else if name.hasSuffix(".web.json") {
+            self = .webJSON
+        } else if name.hasSuffix(".feedbackd.json") {
+            self = .feedbackd
+        } else if name.hasSuffix(".ahap") || name.hasSuffix(".json") {
+            self = .ahap
+        } else if name.hasSuffix(".haptic") {
+            self = .haptic
+        } else if name.hasSuffix(".kt") {
+            self = .androidKotlin
+        } else if name.hasSuffix(".js") || name.hasSuffix(".mjs") {
+            self = .webJavaScript
+        } else if name.hasSuffix(".csv") {
+            self = .rumbleCSV
+        } else {
+            return nil
+        }
     }
 
     /// Whether ``read(_:source:notes:)`` accepts the format.

@@ -14,7 +14,10 @@ public struct HapticLayers: Sendable, Hashable {
     public struct Point: Sendable, Hashable {
         public var time: Double
         public var value: Double
-        public init(_ time: Double, _ value: Double) { self.time = time; self.value = value }
+        public init(_ time: Double, _ value: Double) {
+            self.time = time
+            self.value = value
+        }
     }
 
     /// A tap.
@@ -23,7 +26,9 @@ public struct HapticLayers: Sendable, Hashable {
         public var intensity: Double
         public var sharpness: Double
         public init(time: Double, intensity: Double, sharpness: Double) {
-            self.time = time; self.intensity = intensity; self.sharpness = sharpness
+            self.time = time
+            self.intensity = intensity
+            self.sharpness = sharpness
         }
     }
 
@@ -60,7 +65,8 @@ public struct HapticLayers: Sendable, Hashable {
             let mid = (low + high) / 2
             if points[mid].time <= time { low = mid } else { high = mid }
         }
-        let a = points[low], b = points[high]
+        let a = points[low]
+        let b = points[high]
         let span = b.time - a.time
         return span > 0 ? a.value + (b.value - a.value) * (time - a.time) / span : b.value
     }
@@ -103,18 +109,21 @@ extension HapticLayers {
             switch event.kind {
             case .transient:
                 let control = compiled.control(.intensity, at: event.relativeTime)
-                transients.append(Transient(time: max(0, event.relativeTime),
-                                            intensity: (0...1).clamp(event.value(of: .hapticIntensity) * control),
-                                            sharpness: event.value(of: .hapticSharpness)))
+                transients.append(
+                    Transient(
+                        time: max(0, event.relativeTime),
+                        intensity: (0...1).clamp(event.value(of: .hapticIntensity) * control),
+                        sharpness: event.value(of: .hapticSharpness)))
             case .continuous:
                 let t = max(0, event.relativeTime)
-                continuous.append(Continuous(
-                    start: t, duration: max(0, event.duration),
-                    intensity: event.value(of: .hapticIntensity), sharpness: event.value(of: .hapticSharpness),
-                    attack: HapticEnvelope.seconds(for: event.value(of: .attackTime) + compiled.control(.attack, at: t)),
-                    decay: HapticEnvelope.seconds(for: event.value(of: .decayTime) + compiled.control(.decay, at: t)),
-                    release: HapticEnvelope.seconds(for: event.value(of: .releaseTime) + compiled.control(.release, at: t)),
-                    sustained: event.isSustained))
+                continuous.append(
+                    Continuous(
+                        start: t, duration: max(0, event.duration),
+                        intensity: event.value(of: .hapticIntensity), sharpness: event.value(of: .hapticSharpness),
+                        attack: HapticEnvelope.seconds(for: event.value(of: .attackTime) + compiled.control(.attack, at: t)),
+                        decay: HapticEnvelope.seconds(for: event.value(of: .decayTime) + compiled.control(.decay, at: t)),
+                        release: HapticEnvelope.seconds(for: event.value(of: .releaseTime) + compiled.control(.release, at: t)),
+                        sustained: event.isSustained))
             case .audioContinuous, .audioCustom:
                 audio += 1
             }
@@ -171,7 +180,10 @@ extension HapticLayers {
                     amplitude += a
                     weighted += a * (0...1).clamp(event.sharpness + sharpnessControl)
                 }
-                if amplitude > 1 { clipped += 1; amplitude = 1 }
+                if amplitude > 1 {
+                    clipped += 1
+                    amplitude = 1
+                }
                 if amplitude > 0 { lastSharpness = min(1, weighted / amplitude) }
                 values.append(amplitude.squareRoot())
                 sharpValues.append(lastSharpness)
@@ -233,9 +245,11 @@ extension HapticLayers {
                     transientEvents.append(.transient(at: transient.time, intensity: min(1, transient.intensity / control), sharpness: transient.sharpness))
                 } else {
                     let e = 0.00005
-                    lifts += [Point(max(0, transient.time - e), Self.value(of: intensity, at: transient.time - e)),
-                              Point(transient.time, transient.intensity),
-                              Point(transient.time + e, Self.value(of: intensity, at: transient.time + e))]
+                    lifts += [
+                        Point(max(0, transient.time - e), Self.value(of: intensity, at: transient.time - e)),
+                        Point(transient.time, transient.intensity),
+                        Point(transient.time + e, Self.value(of: intensity, at: transient.time + e)),
+                    ]
                     transientEvents.append(.transient(at: transient.time, intensity: 1, sharpness: transient.sharpness))
                 }
             }
@@ -243,10 +257,11 @@ extension HapticLayers {
                 // Lifts win over layer points within their 0.1 ms window (both sorted: one pass).
                 let windows = lifts.map(\.time).sorted()
                 var next = 0
-                lifted = lifted.filter { point in
-                    while next < windows.count, windows[next] < point.time - 0.00005 { next += 1 }
-                    return !(next < windows.count && abs(windows[next] - point.time) < 0.00005 - 1e-9)
-                } + lifts
+                lifted =
+                    lifted.filter { point in
+                        while next < windows.count, windows[next] < point.time - 0.00005 { next += 1 }
+                        return !(next < windows.count && abs(windows[next] - point.time) < 0.00005 - 1e-9)
+                    } + lifts
                 lifted.sort { $0.time < $1.time }
                 lifted = Self.dropDuplicateTimes(lifted)
             }
@@ -276,9 +291,12 @@ extension HapticLayers {
         while true {
             let slice = points[index..<min(points.count, index + maxCurvePoints)]
             let start = slice.first!.time
-            curves.append(HapticParameterCurve(id, at: start, controlPoints: slice.map {
-                .init(at: $0.time - start, id.range.clamp($0.value))
-            }))
+            curves.append(
+                HapticParameterCurve(
+                    id, at: start,
+                    controlPoints: slice.map {
+                        .init(at: $0.time - start, id.range.clamp($0.value))
+                    }))
             if index + maxCurvePoints >= points.count { break }
             index += maxCurvePoints - 1
         }

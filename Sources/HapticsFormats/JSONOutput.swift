@@ -59,10 +59,15 @@ private struct AnyJSON: Decodable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() { object = Optional<Any>.none as Any }
-        else if let flag = try? single.decode(Bool.self) { object = flag }
-        else if let number = try? single.decode(Double.self) { object = number }
-        else { object = try single.decode(String.self) }
+        if single.decodeNil() {
+            object = Optional<Any>.none as Any
+        } else if let flag = try? single.decode(Bool.self) {
+            object = flag
+        } else if let number = try? single.decode(Double.self) {
+            object = number
+        } else {
+            object = try single.decode(String.self)
+        }
     }
 
     private struct Key: CodingKey {

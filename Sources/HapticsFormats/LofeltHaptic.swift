@@ -30,15 +30,18 @@ import HapticsCore
 /// either side so the ducking stays local).
 public enum LofeltHaptic {
     /// Reads a `.haptic` file's JSON into layers.
-    public static func layers(from data: Data, source: String = ".haptic", notes: inout ConversionNotes) throws(FormatError) -> (HapticLayers, HapticPattern.Metadata) {
+    public static func layers(from data: Data, source: String = ".haptic", notes: inout ConversionNotes) throws(FormatError) -> (
+        HapticLayers, HapticPattern.Metadata
+    ) {
         let root = try JSONOutput.parse(data, source: source)
         if let version = root["version"] as? [String: Any], let major = JSONOutput.double(version["major"]), major != 1 {
             throw FormatError("\(source): version \(Int(major)) of the .haptic format is not supported (only 1.x)")
         }
         guard let signals = root["signals"] as? [String: Any],
-              let continuous = signals["continuous"] as? [String: Any],
-              let envelopes = continuous["envelopes"] as? [String: Any],
-              let amplitude = envelopes["amplitude"] as? [Any] else {
+            let continuous = signals["continuous"] as? [String: Any],
+            let envelopes = continuous["envelopes"] as? [String: Any],
+            let amplitude = envelopes["amplitude"] as? [Any]
+        else {
             throw FormatError("\(source): missing signals.continuous.envelopes.amplitude (not a v1 .haptic clip)")
         }
         var intensity: [HapticLayers.Point] = []
@@ -101,7 +104,11 @@ public enum LofeltHaptic {
 
     /// Writes layers as a v1 `.haptic` clip.
     public static func encode(_ layers: HapticLayers, metadata: HapticPattern.Metadata = .init(), notes: inout ConversionNotes) -> Data {
-        struct Breakpoint { var time: Double; var amplitude: Double; var emphasis: (Double, Double)? }
+        struct Breakpoint {
+            var time: Double
+            var amplitude: Double
+            var emphasis: (Double, Double)?
+        }
         var points = layers.intensity.map { Breakpoint(time: $0.time, amplitude: $0.value * $0.value, emphasis: nil) }
         func amplitude(at time: Double) -> Double {
             let i = HapticLayers.value(of: layers.intensity, at: time)

@@ -8,7 +8,10 @@ import FoundationEssentials
 /// each transient becomes a pulse of `transientMilliseconds` at its intensity² (motors need
 /// that long to be felt); where both sound, the larger wins. Equal neighbouring steps merge.
 struct AmplitudeSteps {
-    struct Step: Equatable { var milliseconds: Int; var amplitude: Double }
+    struct Step: Equatable {
+        var milliseconds: Int
+        var amplitude: Double
+    }
     var steps: [Step]
 
     init(_ layers: HapticLayers, stepMilliseconds: Int = 5, transientMilliseconds: Int = 20, levels: Int = 255) {

@@ -28,10 +28,11 @@ enum SoundLibraries {
             return .failure(missing("libsndfile", package: "libsndfile1"))
         }
         guard let open = symbol(library, "sf_open", as: (@convention(c) (UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<SF_INFO>?) -> OpaquePointer?).self),
-              let read = symbol(library, "sf_readf_float", as: (@convention(c) (OpaquePointer?, UnsafeMutablePointer<Float>?, sf_count_t) -> sf_count_t).self),
-              let close = symbol(library, "sf_close", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-              let error = symbol(library, "sf_error", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-              let describe = symbol(library, "sf_strerror", as: (@convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?).self) else {
+            let read = symbol(library, "sf_readf_float", as: (@convention(c) (OpaquePointer?, UnsafeMutablePointer<Float>?, sf_count_t) -> sf_count_t).self),
+            let close = symbol(library, "sf_close", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            let error = symbol(library, "sf_error", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            let describe = symbol(library, "sf_strerror", as: (@convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?).self)
+        else {
             return .failure(FormatError("libsndfile lacks a function analyze needs (sf_open, sf_readf_float, …); install libsndfile1 1.1 or later"))
         }
         return .success(SndFile(open: open, readFloatFrames: read, close: close, error: error, describeError: describe))
@@ -41,8 +42,12 @@ enum SoundLibraries {
         guard let library = open(["libkissfft-float.so.131", "libkissfft-float.so"], package: "libkissfft-float131") else {
             return .failure(missing("kissfft", package: "libkissfft-float131"))
         }
-        guard let allocate = symbol(library, "kiss_fftr_alloc", as: (@convention(c) (Int32, Int32, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?) -> OpaquePointer?).self),
-              let transform = symbol(library, "kiss_fftr", as: (@convention(c) (OpaquePointer?, UnsafePointer<Float>?, UnsafeMutablePointer<kiss_fft_cpx>?) -> Void).self) else {
+        guard
+            let allocate = symbol(
+                library, "kiss_fftr_alloc", as: (@convention(c) (Int32, Int32, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?) -> OpaquePointer?).self),
+            let transform = symbol(
+                library, "kiss_fftr", as: (@convention(c) (OpaquePointer?, UnsafePointer<Float>?, UnsafeMutablePointer<kiss_fft_cpx>?) -> Void).self)
+        else {
             return .failure(FormatError("kissfft lacks kiss_fftr; install libkissfft-float131"))
         }
         return .success(KissFFT(allocate: allocate, transform: transform))

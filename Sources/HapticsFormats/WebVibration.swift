@@ -46,14 +46,19 @@ public struct WebVibration: Sendable, Hashable {
             let isOn = step.amplitude >= Self.onThreshold
             if step.amplitude > 0 && !isOn { weak += 1 }
             if entries.isEmpty {
-                if !isOn { entries.append(0) } // starts with silence: a zero-length vibration first
+                if !isOn { entries.append(0) }  // starts with silence: a zero-length vibration first
                 entries.append(step.milliseconds)
                 on = isOn
                 continue
             }
-            if isOn == on { entries[entries.count - 1] += step.milliseconds } else { entries.append(step.milliseconds); on = isOn }
+            if isOn == on {
+                entries[entries.count - 1] += step.milliseconds
+            } else {
+                entries.append(step.milliseconds)
+                on = isOn
+            }
         }
-        if entries.count % 2 == 0, !entries.isEmpty { entries.removeLast() } // a trailing pause does nothing
+        if entries.count % 2 == 0, !entries.isEmpty { entries.removeLast() }  // a trailing pause does nothing
         notes.add("on-off", "navigator.vibrate is on/off: strength and sharpness dropped (on from intensity 0.2)")
         if weak > 0 { notes.add("weak", "vibration weaker than intensity 0.2 left out of navigator.vibrate") }
         // Entries above 10 s (browsers would clamp them): 10 s, then a zero-length entry of the
@@ -70,10 +75,15 @@ public struct WebVibration: Sendable, Hashable {
             split.append(rest)
         }
         if long > 0 {
-            notes.add("vibrate-entry", "navigator.vibrate entries longer than 10,000 ms (browsers clamp them) split into 10 s pieces joined by zero-length entries", count: long)
+            notes.add(
+                "vibrate-entry", "navigator.vibrate entries longer than 10,000 ms (browsers clamp them) split into 10 s pieces joined by zero-length entries",
+                count: long)
         }
         if split.count > Self.maxEntries {
-            notes.add("vibrate-limit", "navigator.vibrate pattern has \(split.count) entries; browsers take at most \(Self.maxEntries) (Chromium; Firefox 128): cut after \(Self.maxEntries)")
+            notes.add(
+                "vibrate-limit",
+                "navigator.vibrate pattern has \(split.count) entries; browsers take at most \(Self.maxEntries) (Chromium; Firefox 128): cut after \(Self.maxEntries)"
+            )
             split = Array(split.prefix(Self.maxEntries))
         }
         vibrate = split
@@ -84,7 +94,10 @@ public struct WebVibration: Sendable, Hashable {
         for frame in frames {
             let strong = (Double(frame.strong) / 65535 * 1000).rounded() / 1000
             let weakMagnitude = (Double(frame.weak) / 65535 * 1000).rounded() / 1000
-            if strong == 0 && weakMagnitude == 0 { pendingDelay += 10; continue }
+            if strong == 0 && weakMagnitude == 0 {
+                pendingDelay += 10
+                continue
+            }
             if pendingDelay == 0, let last = effects.last, last.strongMagnitude == strong, last.weakMagnitude == weakMagnitude {
                 guard last.duration + 10 <= Self.maxEffectMilliseconds else {
                     notes.add("effect-length", "dual-rumble segments longer than Chromium's 5,000 ms per effect split in two")
@@ -122,14 +135,19 @@ public struct WebVibration: Sendable, Hashable {
         text += "// navigator.vibrate: on/off milliseconds (Chromium takes at most 99 entries of 10 s).\n"
         text += "export const \(member)Pattern = [\(vibrate.map(String.init).joined(separator: ", "))];\n\n"
         text += "// Gamepad dual-rumble effects, played one after another.\n"
-        text += "export const \(member)Rumble = [\n" + rumble.map { e in
-            "  { startDelay: \(e.startDelay), duration: \(e.duration), strongMagnitude: \(JSONOutput.number(e.strongMagnitude, digits: 3)), weakMagnitude: \(JSONOutput.number(e.weakMagnitude, digits: 3)) },"
-        }.joined(separator: "\n") + (rumble.isEmpty ? "" : "\n") + "];\n\n"
+        text +=
+            "export const \(member)Rumble = [\n"
+            + rumble.map { e in
+                "  { startDelay: \(e.startDelay), duration: \(e.duration), strongMagnitude: \(JSONOutput.number(e.strongMagnitude, digits: 3)), weakMagnitude: \(JSONOutput.number(e.weakMagnitude, digits: 3)) },"
+            }.joined(separator: "\n") + (rumble.isEmpty ? "" : "\n") + "];\n\n"
         text += "/** Vibrates the device; false where the browser cannot. */\n"
-        text += "export function vibrate\(type)() {\n  return typeof navigator !== \"undefined\" && typeof navigator.vibrate === \"function\"\n    ? navigator.vibrate(\(member)Pattern)\n    : false;\n}\n\n"
+        text +=
+            "export function vibrate\(type)() {\n  return typeof navigator !== \"undefined\" && typeof navigator.vibrate === \"function\"\n    ? navigator.vibrate(\(member)Pattern)\n    : false;\n}\n\n"
         text += "/** Rumbles a gamepad (from navigator.getGamepads()); resolves false without an actuator. */\n"
-        text += "export async function rumble\(type)(gamepad) {\n  const actuator = gamepad && gamepad.vibrationActuator;\n  if (!actuator || typeof actuator.playEffect !== \"function\") return false;\n"
-        text += "  for (const effect of \(member)Rumble) {\n    const result = await actuator.playEffect(\"dual-rumble\", effect);\n    if (result !== \"complete\") return false;\n  }\n  return true;\n}\n"
+        text +=
+            "export async function rumble\(type)(gamepad) {\n  const actuator = gamepad && gamepad.vibrationActuator;\n  if (!actuator || typeof actuator.playEffect !== \"function\") return false;\n"
+        text +=
+            "  for (const effect of \(member)Rumble) {\n    const result = await actuator.playEffect(\"dual-rumble\", effect);\n    if (result !== \"complete\") return false;\n  }\n  return true;\n}\n"
         return text
     }
 }

@@ -12,7 +12,8 @@ extension HapticPattern {
     /// whether or not the user wants haptics; check ``HapticSettings/isEnabled`` to skip
     /// playing altogether.
     public init(feedback: HapticFeedback, settings: HapticSettings = .current) {
-        self = PresetLibrary.pattern(named: feedback.presetName, intensity: feedback.intensity, settings: settings)
+        self =
+            PresetLibrary.pattern(named: feedback.presetName, intensity: feedback.intensity, settings: settings)
             ?? HapticPattern(events: [])
     }
 

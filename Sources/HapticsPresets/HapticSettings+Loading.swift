@@ -140,7 +140,7 @@ extension HapticSettings {
             case "profile":
                 settings.profile = try field.string(maxLength: maxProfileLength)
             default:
-                break // refused by checkKeys
+                break  // refused by checkKeys
             }
         }
         return settings

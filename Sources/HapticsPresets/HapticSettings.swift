@@ -23,8 +23,10 @@ public struct HapticSettings: Sendable, Hashable {
     public var profile: String?
 
     /// Creates settings; out-of-range strengths are clamped when used.
-    public init(isEnabled: Bool = true, intensity: Double = 1, categoryIntensities: [PresetCategory: Double] = [:],
-                device: String? = nil, profile: String? = nil) {
+    public init(
+        isEnabled: Bool = true, intensity: Double = 1, categoryIntensities: [PresetCategory: Double] = [:],
+        device: String? = nil, profile: String? = nil
+    ) {
         self.isEnabled = isEnabled
         self.intensity = intensity
         self.categoryIntensities = categoryIntensities

@@ -60,13 +60,16 @@ public enum PresetLibrary {
             // Ranks looked up once per preset, not at every comparison of the sort.
             let order = Dictionary(HapticFeedback.presets.enumerated().map { ($1.presetName, $0) }, uniquingKeysWith: { first, _ in first })
             let categories = Dictionary(uniqueKeysWithValues: PresetCategory.allCases.enumerated().map { ($1, $0) })
-            let sorted = embedded
+            let sorted =
+                embedded
                 .map { (key: (categories[$0.category] ?? 0, order[$0.name] ?? order.count, $0.name), pattern: $0) }
                 .sorted { $0.key < $1.key }
                 .map(\.pattern)
             for pattern in sorted {
                 let position = infos.count
-                infos.append(PresetInfo(name: pattern.name, category: pattern.category, meaning: pattern.meaning, aliases: pattern.aliases, description: pattern.description))
+                infos.append(
+                    PresetInfo(
+                        name: pattern.name, category: pattern.category, meaning: pattern.meaning, aliases: pattern.aliases, description: pattern.description))
                 sources[pattern.name] = pattern.json
                 for name in [pattern.name] + pattern.aliases { index[PresetName.key(name)] = position }
             }

@@ -29,9 +29,11 @@ public struct ActuatorProfile: Sendable, Hashable {
     public var intensityExponent: Double
 
     /// Creates a profile; see the built-in ones for typical values.
-    public init(name: String, minFrequency: Double, maxFrequency: Double, sampleRate: Int = 48_000,
-                allowedSampleRates: [Int]? = nil, channelCount: Int = 1, hapticChannels: [Int]? = nil,
-                gain: Double = 1, intensityExponent: Double = 2) {
+    public init(
+        name: String, minFrequency: Double, maxFrequency: Double, sampleRate: Int = 48_000,
+        allowedSampleRates: [Int]? = nil, channelCount: Int = 1, hapticChannels: [Int]? = nil,
+        gain: Double = 1, intensityExponent: Double = 2
+    ) {
         self.name = name
         self.minFrequency = minFrequency
         self.maxFrequency = maxFrequency

@@ -111,9 +111,10 @@ extension ActuatorProfile {
         /// A rate must carry the band: above twice the top frequency.
         func checkBand(_ rate: Int, at field: JSONField) throws(JSONFileError) {
             guard Double(rate) > 2 * fMax else {
-                throw field.error(.inconsistent(
-                    key: field.key ?? "",
-                    message: "\(rate) Hz is too low for frequencies up to \(JSONText.shortNumber(fMax)) Hz (a rate must be above twice maxFrequency)"))
+                throw field.error(
+                    .inconsistent(
+                        key: field.key ?? "",
+                        message: "\(rate) Hz is too low for frequencies up to \(JSONText.shortNumber(fMax)) Hz (a rate must be above twice maxFrequency)"))
             }
         }
         var allowed: [Int]?

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failure creating or writing an output file: one line naming the path as given and the
@@ -71,8 +71,10 @@ package final class AtomicFile {
         /// `fsync(2)`: 0, or -1 with `errno` set.
         package var sync: @Sendable (Int32) -> Int32
 
-        package init(write: @escaping @Sendable (Int32, UnsafeRawPointer, Int) -> Int = { Glibc.write($0, $1, $2) },
-                     sync: @escaping @Sendable (Int32) -> Int32 = { Glibc.fsync($0) }) {
+        package init(
+            write: @escaping @Sendable (Int32, UnsafeRawPointer, Int) -> Int = { Glibc.write($0, $1, $2) },
+            sync: @escaping @Sendable (Int32) -> Int32 = { Glibc.fsync($0) }
+        ) {
             self.write = write
             self.sync = sync
         }

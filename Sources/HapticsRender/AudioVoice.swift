@@ -227,8 +227,10 @@ struct AudioVoice {
 
     private mutating func renderTone(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count n: Int) {
         let first = tickIndex + 1
-        var s = sinPhase, c = cosPhase
-        let rs = rotSin, rc = rotCos
+        var s = sinPhase
+        var c = cosPhase
+        let rs = rotSin
+        let rc = rotCos
         for k in 0..<n {
             let step = Double(first + k)
             let a = fundamentalStart + fundamentalStep * step
@@ -245,7 +247,8 @@ struct AudioVoice {
             c = c * rc - s * rs
             s = ns
         }
-        sinPhase = s; cosPhase = c
+        sinPhase = s
+        cosPhase = c
     }
 
     /// Renders a file's samples; returns true when a file that does not loop has run out.
@@ -253,12 +256,17 @@ struct AudioVoice {
     private mutating func renderFile(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count n: Int, stereo: Bool) -> Bool {
         guard let samples, frameCount > 0 else { return true }
         let first = tickIndex + 1
-        let frames = frameCount, total = Double(frameCount)
+        let frames = frameCount
+        let total = Double(frameCount)
         let a = filter
-        var p = position, lowL = lowLeft, lowR = lowRight
+        var p = position
+        var lowL = lowLeft
+        var lowR = lowRight
         for k in 0..<n {
             guard p < total else {
-                position = p; lowLeft = lowL; lowRight = lowR
+                position = p
+                lowLeft = lowL
+                lowRight = lowR
                 return true
             }
             let i = Int(p)
@@ -268,7 +276,8 @@ struct AudioVoice {
             let step = Double(first + k)
             let fadeK = fade(k)
             if stereo {
-                let l0 = Double(samples[2 * i]), r0 = Double(samples[2 * i + 1])
+                let l0 = Double(samples[2 * i])
+                let r0 = Double(samples[2 * i + 1])
                 let l1 = next >= 0 ? Double(samples[2 * next]) : 0
                 let r1 = next >= 0 ? Double(samples[2 * next + 1]) : 0
                 lowL += a * (l0 + (l1 - l0) * f - lowL)
@@ -287,7 +296,9 @@ struct AudioVoice {
                 if p >= total { p = p.truncatingRemainder(dividingBy: total) }
             }
         }
-        position = p; lowLeft = lowL; lowRight = lowR
+        position = p
+        lowLeft = lowL
+        lowRight = lowR
         return false
     }
 
@@ -336,9 +347,11 @@ struct AudioVoice {
             fundamentalStep = (fundamentalTarget - fundamentalStart) / Double(length)
             harmonicsStep = (harmonicsTarget - harmonicsStart) / Double(length)
             let omega = 2 * Double.pi * AudioTimbre.baseFrequency * AudioTimbre.speed(pitch: pitch) / synth.sampleRate
-            rotSin = sin(omega); rotCos = cos(omega)
+            rotSin = sin(omega)
+            rotCos = cos(omega)
             let norm = 1 / (sinPhase * sinPhase + cosPhase * cosPhase).squareRoot()
-            sinPhase *= norm; cosPhase *= norm
+            sinPhase *= norm
+            cosPhase *= norm
         }
         leftStep = (leftTarget - leftStart) / Double(length)
         rightStep = (rightTarget - rightStart) / Double(length)

@@ -94,33 +94,35 @@ package struct CompiledPattern: Sendable {
                         clipIndex[path] = clip
                     }
                 }
-                audioEvents.append(AudioEvent(
-                    isCustom: event.kind == .audioCustom,
+                audioEvents.append(
+                    AudioEvent(
+                        isCustom: event.kind == .audioCustom,
+                        time: max(0, event.relativeTime),
+                        duration: max(0, event.duration),
+                        volume: event.value(of: .audioVolume),
+                        pitch: event.value(of: .audioPitch),
+                        pan: event.value(of: .audioPan),
+                        brightness: event.value(of: .audioBrightness),
+                        attack: event.value(of: .attackTime),
+                        decay: event.value(of: .decayTime),
+                        release: event.value(of: .releaseTime),
+                        sustained: event.isSustained,
+                        usesEnvelope: event.kind == .audioContinuous || (event.audio?.usesVolumeEnvelope ?? true),
+                        loops: event.kind == .audioCustom && (event.audio?.loopEnabled ?? false),
+                        clip: clip))
+                continue
+            }
+            events.append(
+                Event(
+                    isTransient: event.kind == .transient,
                     time: max(0, event.relativeTime),
                     duration: max(0, event.duration),
-                    volume: event.value(of: .audioVolume),
-                    pitch: event.value(of: .audioPitch),
-                    pan: event.value(of: .audioPan),
-                    brightness: event.value(of: .audioBrightness),
+                    intensity: event.value(of: .hapticIntensity),
+                    sharpness: event.value(of: .hapticSharpness),
                     attack: event.value(of: .attackTime),
                     decay: event.value(of: .decayTime),
                     release: event.value(of: .releaseTime),
-                    sustained: event.isSustained,
-                    usesEnvelope: event.kind == .audioContinuous || (event.audio?.usesVolumeEnvelope ?? true),
-                    loops: event.kind == .audioCustom && (event.audio?.loopEnabled ?? false),
-                    clip: clip))
-                continue
-            }
-            events.append(Event(
-                isTransient: event.kind == .transient,
-                time: max(0, event.relativeTime),
-                duration: max(0, event.duration),
-                intensity: event.value(of: .hapticIntensity),
-                sharpness: event.value(of: .hapticSharpness),
-                attack: event.value(of: .attackTime),
-                decay: event.value(of: .decayTime),
-                release: event.value(of: .releaseTime),
-                sustained: event.isSustained))
+                    sustained: event.isSustained))
         }
         // Stable: equal times keep pattern order.
         self.events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -171,10 +173,11 @@ package struct CompiledPattern: Sendable {
             if event.isTransient {
                 end = max(end, event.time + TransientShape.length(frequency: profile.frequency(sharpness: event.sharpness)))
             } else {
-                let envelope = ContinuousEnvelope(event,
-                                                  attackControl: control(.attack, at: event.time),
-                                                  decayControl: control(.decay, at: event.time),
-                                                  releaseControl: control(.release, at: event.time))
+                let envelope = ContinuousEnvelope(
+                    event,
+                    attackControl: control(.attack, at: event.time),
+                    decayControl: control(.decay, at: event.time),
+                    releaseControl: control(.release, at: event.time))
                 end = max(end, event.time + envelope.end)
             }
         }

@@ -82,7 +82,8 @@ struct ControlTimeline: Sendable {
     func value(at time: Double) -> (value: Double, since: Double)? {
         segments.withUnsafeBufferPointer { segments in
             // Last segment whose start ≤ time.
-            var low = 0, high = segments.count
+            var low = 0
+            var high = segments.count
             while low < high {
                 let mid = (low + high) / 2
                 if segments[mid].start <= time { low = mid + 1 } else { high = mid }

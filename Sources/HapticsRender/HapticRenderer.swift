@@ -52,10 +52,13 @@ public final class HapticRenderer {
     ///   - gain: multiplies the profile's gain.
     ///   - includingAudio: mix audio events in (reading their sound files now); by default
     ///     the render is the haptic signal alone.
-    public convenience init(pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
-                            includingAudio: Bool = false, playback: Playback = Playback()) {
-        self.init(compiled: CompiledPattern(pattern, includingAudio: includingAudio), profile: profile, sampleRate: sampleRate, gain: gain,
-                  playback: playback)
+    public convenience init(
+        pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
+        includingAudio: Bool = false, playback: Playback = Playback()
+    ) {
+        self.init(
+            compiled: CompiledPattern(pattern, includingAudio: includingAudio), profile: profile, sampleRate: sampleRate, gain: gain,
+            playback: playback)
     }
 
     /// How the pattern is played, as an advanced player would play it: a number of times in a
@@ -85,8 +88,10 @@ public final class HapticRenderer {
 
     /// Prepares to render an already compiled pattern; audio events are mixed in when it was
     /// compiled with them.
-    package init(compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
-                playback: Playback = Playback()) {
+    package init(
+        compiled: CompiledPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
+        playback: Playback = Playback()
+    ) {
         let rate = sampleRate ?? profile.sampleRate
         self.playback = playback
         wrapsLeft = playback.count - 1
@@ -149,8 +154,9 @@ public final class HapticRenderer {
                 audioLeft.baseAddress!.update(repeating: 0, count: n)
                 audioRight.baseAddress!.update(repeating: 0, count: n)
                 synth.render(adding: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!, frames: n)
-                output.write(mono: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!,
-                             frames: n, into: base + written * channelCount)
+                output.write(
+                    mono: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!,
+                    frames: n, into: base + written * channelCount)
             } else {
                 synth.render(adding: mono.baseAddress!, frames: n)
                 if synth.lastBlockSounded {
@@ -173,9 +179,10 @@ public final class HapticRenderer {
 
     /// Figures about the signal rendered so far.
     public var statistics: RenderStatistics {
-        RenderStatistics(frames: renderedFrames, sampleRate: sampleRate, peak: Double(output.peak),
-                         rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents,
-                         audioPeak: Double(output.audioPeak))
+        RenderStatistics(
+            frames: renderedFrames, sampleRate: sampleRate, peak: Double(output.peak),
+            rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents,
+            audioPeak: Double(output.audioPeak))
     }
 
     /// Renders everything left into a WAV file (`-` for standard output), streaming block by
@@ -187,8 +194,9 @@ public final class HapticRenderer {
     /// ```
     @discardableResult
     public func writeWAV(to path: String, format: SampleFormat, progress: ((Int) -> Void)? = nil) throws(WAVError) -> RenderStatistics {
-        let writer = try WAVWriter(path: path, sampleRate: sampleRate, channelCount: channelCount,
-                                   format: format, frameCount: totalFrames - renderedFrames)
+        let writer = try WAVWriter(
+            path: path, sampleRate: sampleRate, channelCount: channelCount,
+            format: format, frameCount: totalFrames - renderedFrames)
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channelCount)
         defer { block.deallocate() }
         while case let frames = render(into: block), frames > 0 {
@@ -207,10 +215,13 @@ public final class HapticRenderer {
 
     /// Renders a whole pattern into memory: the haptic signal, plus audio events with
     /// `includingAudio`.
-    public static func render(_ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
-                              includingAudio: Bool = false, playback: Playback = Playback()) -> RenderedSignal {
-        let renderer = HapticRenderer(pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain, includingAudio: includingAudio,
-                                      playback: playback)
+    public static func render(
+        _ pattern: HapticPattern, profile: ActuatorProfile = .wideband, sampleRate: Int? = nil, gain: Double = 1,
+        includingAudio: Bool = false, playback: Playback = Playback()
+    ) -> RenderedSignal {
+        let renderer = HapticRenderer(
+            pattern: pattern, profile: profile, sampleRate: sampleRate, gain: gain, includingAudio: includingAudio,
+            playback: playback)
         var samples = [Float](repeating: 0, count: renderer.totalFrames * renderer.channelCount)
         var offset = 0
         samples.withUnsafeMutableBufferPointer { all in

@@ -22,22 +22,22 @@ package func int16Sample(_ x: Float) -> Int16 {
 package func convertToInt16(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutableRawPointer) {
     var i = 0
     #if _endian(little)
-    let magic = SIMD8<Float>(repeating: 8_388_608)
-    while i + 8 <= count {
-        let x = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
-        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
-        let ordered = unsafeBitCast(x .== x, to: SIMD8<Int32>.self)
-        var magnitude = unsafeBitCast(bits & 0x7FFF_FFFF & ordered, to: SIMD8<Float>.self)
-        magnitude.replace(with: 1, where: magnitude .> 1)
-        let halfUp = magnitude * 32767 + 0.5
-        let shifted = halfUp + magic
-        // All ones (−1) in the lanes where rounding went up, which truncation must undo.
-        let roundedUp = unsafeBitCast((shifted - magic) .> halfUp, to: SIMD8<Int32>.self)
-        let n = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B00_0000 &+ roundedUp
-        let sign = bits &>> 31
-        destination.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: (n ^ sign) &- sign), toByteOffset: 2 * i, as: SIMD8<Int16>.self)
-        i += 8
-    }
+        let magic = SIMD8<Float>(repeating: 8_388_608)
+        while i + 8 <= count {
+            let x = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
+            let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
+            let ordered = unsafeBitCast(x .== x, to: SIMD8<Int32>.self)
+            var magnitude = unsafeBitCast(bits & 0x7FFF_FFFF & ordered, to: SIMD8<Float>.self)
+            magnitude.replace(with: 1, where: magnitude .> 1)
+            let halfUp = magnitude * 32767 + 0.5
+            let shifted = halfUp + magic
+            // All ones (−1) in the lanes where rounding went up, which truncation must undo.
+            let roundedUp = unsafeBitCast((shifted - magic) .> halfUp, to: SIMD8<Int32>.self)
+            let n = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B00_0000 &+ roundedUp
+            let sign = bits &>> 31
+            destination.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: (n ^ sign) &- sign), toByteOffset: 2 * i, as: SIMD8<Int16>.self)
+            i += 8
+        }
     #endif
     while i < count {
         destination.storeBytes(of: int16Sample(source[i]).littleEndian, toByteOffset: 2 * i, as: Int16.self)
@@ -48,8 +48,8 @@ package func convertToInt16(_ source: UnsafePointer<Float>, count: Int, into des
 /// Copies `count` samples as little-endian 32-bit floats to `destination` (unaligned).
 package func convertToFloat32LittleEndian(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutableRawPointer) {
     #if _endian(little)
-    destination.copyMemory(from: source, byteCount: count * 4)
+        destination.copyMemory(from: source, byteCount: count * 4)
     #else
-    for i in 0..<count { destination.storeBytes(of: source[i].bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self) }
+        for i in 0..<count { destination.storeBytes(of: source[i].bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self) }
     #endif
 }

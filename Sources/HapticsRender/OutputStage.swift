@@ -37,15 +37,19 @@ package struct OutputStage: Sendable {
     /// plus the stereo audio pair on the audio channels. Samples on channels that carry both
     /// are summed before clipping; clipped samples of the haptic signal and of the channels
     /// that carry audio are counted.
-    package mutating func write(mono: UnsafePointer<Float>, audioLeft: UnsafePointer<Float>, audioRight: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
+    package mutating func write(
+        mono: UnsafePointer<Float>, audioLeft: UnsafePointer<Float>, audioRight: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         write(mono: mono, frames: frames, into: output)
         let gain = self.gain
         let channels = channelCount
-        let left = audioLeftChannel, right = audioRightChannel
+        let left = audioLeftChannel
+        let right = audioRightChannel
         var peak: Float = 0
         var clipped = 0
         // Haptic samples are already clipped there; add audio to the unclipped haptic value.
-        let leftHaptic = carries[left], rightHaptic = carries[right]
+        let leftHaptic = carries[left]
+        let rightHaptic = carries[right]
         if left == right {
             let scale = gain * Float(0.5.squareRoot())
             for i in 0..<frames {
@@ -60,10 +64,12 @@ package struct OutputStage: Sendable {
             for i in 0..<frames {
                 let base = i * channels
                 let h = mono[i] * gain
-                let l = audioLeft[i] * gain, r = audioRight[i] * gain
+                let l = audioLeft[i] * gain
+                let r = audioRight[i] * gain
                 let rawL = (leftHaptic ? h : 0) + l
                 let rawR = (rightHaptic ? h : 0) + r
-                let xL = min(max(rawL, -1), 1), xR = min(max(rawR, -1), 1)
+                let xL = min(max(rawL, -1), 1)
+                let xR = min(max(rawR, -1), 1)
                 clipped &+= ((xL != rawL) ? 1 : 0) &+ ((xR != rawR) ? 1 : 0)
                 peak = max(peak, max(abs(l), abs(r)))
                 output[base + left] = xL

@@ -202,7 +202,9 @@ package final class PatternSynth {
     /// events into `audioLeft` and `audioRight`. Without an audio pair (or with
     /// ``playsAudio`` false) audio events pass silently; with ``playsHaptics`` false, haptic
     /// events do. ``lastBlockSounded`` then tells whether anything was added.
-    package func render(adding haptic: UnsafeMutablePointer<Float>, audioLeft: UnsafeMutablePointer<Float>?, audioRight: UnsafeMutablePointer<Float>?, frames: Int) {
+    package func render(
+        adding haptic: UnsafeMutablePointer<Float>, audioLeft: UnsafeMutablePointer<Float>?, audioRight: UnsafeMutablePointer<Float>?, frames: Int
+    ) {
         let blockEnd = frame + frames
         if !isPaused {
             startEvents(before: blockEnd)
@@ -281,37 +283,49 @@ package final class PatternSynth {
     }
 
     private func startAudio(_ event: CompiledPattern.AudioEvent, offset: Int, elapsed: Double) {
-        guard activeAudioVoices < audioVoices.count else { droppedEvents += 1; return }
+        guard activeAudioVoices < audioVoices.count else {
+            droppedEvents += 1
+            return
+        }
         let shape = AudioShape(event, pattern: pattern, runtime: runtimeControls)
         guard shape.end > elapsed else { return }
         let clip = event.clip >= 0 ? pattern.clips[event.clip] : nil
         if event.isCustom && clip == nil { return }
         let pitch = HapticControl.pitch.apply(control(.pitch, at: event.time + elapsed), to: event.pitch)
-        audioVoices[activeAudioVoices] = AudioVoice(event, shape: shape, clip: clip, delay: offset, elapsed: elapsed,
-                                                    speed: AudioTimbre.speed(pitch: pitch))
+        audioVoices[activeAudioVoices] = AudioVoice(
+            event, shape: shape, clip: clip, delay: offset, elapsed: elapsed,
+            speed: AudioTimbre.speed(pitch: pitch))
         activeAudioVoices += 1
     }
 
     private func envelopeForEvent(_ event: CompiledPattern.Event) -> ContinuousEnvelope {
-        ContinuousEnvelope(event,
-                           attackControl: control(.attack, at: event.time),
-                           decayControl: control(.decay, at: event.time),
-                           releaseControl: control(.release, at: event.time))
+        ContinuousEnvelope(
+            event,
+            attackControl: control(.attack, at: event.time),
+            decayControl: control(.decay, at: event.time),
+            releaseControl: control(.release, at: event.time))
     }
 
     private func startTransient(_ event: CompiledPattern.Event, offset: Int) {
-        guard activeVoices < voices.count else { droppedEvents += 1; return }
+        guard activeVoices < voices.count else {
+            droppedEvents += 1
+            return
+        }
         let intensity = HapticControl.intensity.apply(control(.intensity, at: event.time), to: event.intensity)
         let amplitude = profile.amplitude(intensity: intensity)
         guard amplitude > 0 else { return }
         let frequency = profile.frequency(sharpness: event.sharpness)
-        voices[activeVoices] = Voice(transientWithPeak: amplitude, frequency: frequency, sharpness: event.sharpness,
-                                     sampleRate: sampleRate, delay: offset, minimumLength: minimumTransientLength)
+        voices[activeVoices] = Voice(
+            transientWithPeak: amplitude, frequency: frequency, sharpness: event.sharpness,
+            sampleRate: sampleRate, delay: offset, minimumLength: minimumTransientLength)
         activeVoices += 1
     }
 
     private func startContinuous(_ event: CompiledPattern.Event, envelope: ContinuousEnvelope, offset: Int, elapsed: Double) {
-        guard activeVoices < voices.count else { droppedEvents += 1; return }
+        guard activeVoices < voices.count else {
+            droppedEvents += 1
+            return
+        }
         guard envelope.end > elapsed else { return }
         voices[activeVoices] = Voice(continuous: event, envelope: envelope, delay: offset, elapsed: elapsed)
         activeVoices += 1

@@ -17,7 +17,8 @@ public struct RumbleFrame: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case timeMilliseconds = "time_ms", strong, weak
+        case timeMilliseconds = "time_ms"
+        case strong, weak
     }
 }
 
@@ -54,8 +55,9 @@ public final class RumbleRenderer {
         self.intervalMilliseconds = max(1, min(1000, intervalMilliseconds))
         self.gain = gain
         let compiled = CompiledPattern(pattern)
-        synth = PatternSynth(pattern: compiled, profile: profile, sampleRate: Self.controlRate,
-                             minimumTransientLength: Self.synthPulse)
+        synth = PatternSynth(
+            pattern: compiled, profile: profile, sampleRate: Self.controlRate,
+            minimumTransientLength: Self.synthPulse)
         var end = max(compiled.duration, compiled.soundingEnd(profile: profile))
         for event in pattern.events where event.kind == .transient {
             end = max(end, event.relativeTime + Self.minimumPulse)
@@ -93,13 +95,15 @@ public final class RumbleRenderer {
 
     /// The mapping of the synth's sounding voices to the two motors.
     package static func motorLevels(of synths: some Sequence<PatternSynth>, gain: Double) -> (strong: UInt16, weak: UInt16) {
-        var strong = 0.0, weak = 0.0
+        var strong = 0.0
+        var weak = 0.0
         for synth in synths { synth.addMotorLevels(strong: &strong, weak: &weak) }
         return (magnitude(strong * gain), magnitude(weak * gain))
     }
 
     package static func motorLevels(of synth: PatternSynth, gain: Double) -> (strong: UInt16, weak: UInt16) {
-        var strong = 0.0, weak = 0.0
+        var strong = 0.0
+        var weak = 0.0
         synth.addMotorLevels(strong: &strong, weak: &weak)
         return (magnitude(strong * gain), magnitude(weak * gain))
     }

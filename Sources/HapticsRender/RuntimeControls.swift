@@ -86,8 +86,9 @@ package final class RuntimeControls {
             }
             return withUnsafePointer(to: times) { t in
                 withUnsafePointer(to: values) { v in
-                    Self.interpolate(times: UnsafeRawPointer(t).assumingMemoryBound(to: Double.self),
-                                     values: UnsafeRawPointer(v).assumingMemoryBound(to: Double.self), count: count, at: time - start)
+                    Self.interpolate(
+                        times: UnsafeRawPointer(t).assumingMemoryBound(to: Double.self),
+                        values: UnsafeRawPointer(v).assumingMemoryBound(to: Double.self), count: count, at: time - start)
                 }
             }
         }
@@ -97,7 +98,8 @@ package final class RuntimeControls {
             if count <= 1 || t <= times[0] { return values[0] }
             if t >= times[count - 1] { return values[count - 1] }
             // Binary search: a long curve is read every control tick.
-            var low = 0, high = count - 1
+            var low = 0
+            var high = count - 1
             while high - low > 1 {
                 let mid = (low + high) / 2
                 if times[mid] <= t { low = mid } else { high = mid }
@@ -189,7 +191,10 @@ package final class RuntimeControls {
     /// Adds an element for a control (taking over its overflow buffer, if any).
     package func add(_ element: Element, to control: HapticControl) {
         var element = element
-        guard element.count > 0 else { retire(&element); return }
+        guard element.count > 0 else {
+            retire(&element)
+            return
+        }
         element.sequence = nextSequence
         nextSequence += 1
         let base = control.rawValue * Self.slots
@@ -213,7 +218,8 @@ package final class RuntimeControls {
         var best = -1
         for i in base..<(base + n) where elements[i].start <= time {
             if best < 0 || elements[i].start > elements[best].start
-                || (elements[i].start == elements[best].start && elements[i].sequence > elements[best].sequence) {
+                || (elements[i].start == elements[best].start && elements[i].sequence > elements[best].sequence)
+            {
                 best = i
             }
         }

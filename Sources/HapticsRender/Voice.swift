@@ -87,8 +87,10 @@ struct Voice {
         // Sample k sits at (k + ½)/rate; the carrier peaks where the attack ends.
         let omega = 2 * Double.pi * frequency / sampleRate
         let phase0 = omega * (0.5 - Double(attackFrames)) + Double.pi / 2
-        sinPhase = sin(phase0); cosPhase = cos(phase0)
-        rotSin = sin(omega); rotCos = cos(omega)
+        sinPhase = sin(phase0)
+        cosPhase = cos(phase0)
+        rotSin = sin(omega)
+        rotCos = cos(omega)
         setEnvelopeSegment(frames: attackFrames)
         startTransientGroups(sin: sinPhase, cos: cosPhase)
     }
@@ -102,13 +104,16 @@ struct Voice {
         baseSharpness = event.sharpness
         eventTime = event.time
         tickEndTime = elapsed
-        sinPhase = 0; cosPhase = 1
+        sinPhase = 0
+        cosPhase = 1
     }
 
     private mutating func setEnvelopeSegment(frames: Int) {
         let step = Double.pi / Double(frames)
-        envSin = sin(step / 2); envCos = cos(step / 2)
-        envRotSin = sin(step); envRotCos = cos(step)
+        envSin = sin(step / 2)
+        envCos = cos(step / 2)
+        envRotSin = sin(step)
+        envRotCos = cos(step)
     }
 
     /// The voice's current contribution to a motor: its amplitude (a transient holds its peak
@@ -141,7 +146,8 @@ struct Voice {
             if frameIndex == attackFrames && !falling {
                 // The carrier where the attack ended carries on; the envelope starts its fall.
                 let lane = frameIndex - groupStart
-                let s = groupSin[lane], c = groupCos[lane]
+                let s = groupSin[lane]
+                let c = groupCos[lane]
                 falling = true
                 setEnvelopeSegment(frames: totalFrames - attackFrames)
                 startTransientGroups(sin: s, cos: c)
@@ -165,11 +171,19 @@ struct Voice {
     /// Starts the carrier and envelope groups at the current frame: four single-sample
     /// rotations, then the four-sample rotations.
     private mutating func startTransientGroups(sin s0: Double, cos c0: Double) {
-        var s = s0, c = c0, es = envSin, ec = envCos
-        let rs = rotSin, rc = rotCos, ers = envRotSin, erc = envRotCos
+        var s = s0
+        var c = c0
+        var es = envSin
+        var ec = envCos
+        let rs = rotSin
+        let rc = rotCos
+        let ers = envRotSin
+        let erc = envRotCos
         for l in 0..<4 {
-            groupSin[l] = s; groupCos[l] = c
-            envGroupSin[l] = es; envGroupCos[l] = ec
+            groupSin[l] = s
+            groupCos[l] = c
+            envGroupSin[l] = es
+            envGroupCos[l] = ec
             (s, c) = (s * rc + c * rs, c * rc - s * rs)
             (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
         }
@@ -181,7 +195,8 @@ struct Voice {
     /// sin and cos of 4θ from those of θ (two doublings).
     @inline(__always)
     static func fourfold(sin s: Double, cos c: Double) -> (sin: Double, cos: Double) {
-        let s2 = 2 * s * c, c2 = c * c - s * s
+        let s2 = 2 * s * c
+        let c2 = c * c - s * s
         return (2 * s2 * c2, c2 * c2 - s2 * s2)
     }
 
@@ -197,11 +212,18 @@ struct Voice {
         let peak = self.peak
         while k < stop {
             if !cut && k == groupStart && stop - k >= 4 {
-                var s = groupSin, c = groupCos, es = envGroupSin, ec = envGroupCos
-                let rs = groupRotSin, rc = groupRotCos, ers = envGroupRotSin, erc = envGroupRotCos
+                var s = groupSin
+                var c = groupCos
+                var es = envGroupSin
+                var ec = envGroupCos
+                let rs = groupRotSin
+                let rc = groupRotCos
+                let ers = envGroupRotSin
+                let erc = envGroupRotCos
                 while stop - k >= 4 {
                     let v = peak * (0.5 * (1 + sign * ec)) * s
-                    let sum = UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self)
+                    let sum =
+                        UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self)
                         + SIMD4<Float>(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
                     UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
                     (s, c) = (s * rc + c * rs, c * rc - s * rs)
@@ -209,7 +231,10 @@ struct Voice {
                     k += 4
                     out += 4
                 }
-                groupSin = s; groupCos = c; envGroupSin = es; envGroupCos = ec
+                groupSin = s
+                groupCos = c
+                envGroupSin = es
+                envGroupCos = ec
                 groupStart = k
             } else {
                 let lane = k - groupStart
@@ -223,8 +248,10 @@ struct Voice {
                 k += 1
                 if k - groupStart == 4 {
                     (groupSin, groupCos) = (groupSin * groupRotCos + groupCos * groupRotSin, groupCos * groupRotCos - groupSin * groupRotSin)
-                    (envGroupSin, envGroupCos) = (envGroupSin * envGroupRotCos + envGroupCos * envGroupRotSin,
-                                                  envGroupCos * envGroupRotCos - envGroupSin * envGroupRotSin)
+                    (envGroupSin, envGroupCos) = (
+                        envGroupSin * envGroupRotCos + envGroupCos * envGroupRotSin,
+                        envGroupCos * envGroupRotCos - envGroupSin * envGroupRotSin
+                    )
                     groupStart += 4
                 }
             }
@@ -261,24 +288,30 @@ struct Voice {
         let stop = tickIndex + count
         var k = tickIndex
         var out = output
-        let base = tickStart, step = tickStep
+        let base = tickStart
+        let step = tickStep
         while k < stop {
             if k == groupStart && stop - k >= 4 {
                 // Whole groups: no test per sample.
-                let base4 = SIMD4<Double>(repeating: base), step4 = SIMD4<Double>(repeating: step)
+                let base4 = SIMD4<Double>(repeating: base)
+                let step4 = SIMD4<Double>(repeating: step)
                 let lanes = SIMD4<Double>(1, 2, 3, 4)
-                var s = groupSin, c = groupCos
-                let rs = groupRotSin, rc = groupRotCos
+                var s = groupSin
+                var c = groupCos
+                let rs = groupRotSin
+                let rc = groupRotCos
                 while stop - k >= 4 {
                     let v = (base4 + step4 * (SIMD4<Double>(repeating: Double(k)) + lanes)) * s
-                    let sum = UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self)
+                    let sum =
+                        UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self)
                         + SIMD4<Float>(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
                     UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
                     (s, c) = (s * rc + c * rs, c * rc - s * rs)
                     k += 4
                     out += 4
                 }
-                groupSin = s; groupCos = c
+                groupSin = s
+                groupCos = c
                 groupStart = k
             } else {
                 out[0] += Float((base + step * Double(k + 1)) * groupSin[k - groupStart])
@@ -293,7 +326,8 @@ struct Voice {
     /// As ``renderStretch(into:count:)``, fading out: sample by sample.
     private mutating func renderCutStretch(into output: UnsafeMutablePointer<Float>, count: Int) {
         let total = Double(cutTotal)
-        let base = tickStart, step = tickStep
+        let base = tickStart
+        let step = tickStep
         for i in 0..<count {
             let k = tickIndex + i
             let amplitude = base + step * Double(k + 1)
@@ -306,7 +340,8 @@ struct Voice {
 
     @inline(__always)
     private mutating func advanceGroup() {
-        let rs = groupRotSin, rc = groupRotCos
+        let rs = groupRotSin
+        let rc = groupRotCos
         (groupSin, groupCos) = (groupSin * rc + groupCos * rs, groupCos * rc - groupSin * rs)
         groupStart += 4
     }
@@ -330,19 +365,25 @@ struct Voice {
         let omega = 2 * Double.pi * synth.profile.frequency(sharpness: sharpness) / synth.sampleRate
         if omega != self.omega {
             self.omega = omega
-            rotSin = sin(omega); rotCos = cos(omega)
+            rotSin = sin(omega)
+            rotCos = cos(omega)
         }
-        let rs = rotSin, rc = rotCos
+        let rs = rotSin
+        let rc = rotCos
         // The carrier where the last tick ended, renormalised so it cannot drift; its first
         // four samples by single-sample rotations, then groups of four by the four-sample one.
-        var s = groupSin[tickIndex - groupStart], c = groupCos[tickIndex - groupStart]
+        var s = groupSin[tickIndex - groupStart]
+        var c = groupCos[tickIndex - groupStart]
         let norm = 1 / (s * s + c * c).squareRoot()
-        s *= norm; c *= norm
+        s *= norm
+        c *= norm
         for l in 0..<4 {
-            groupSin[l] = s; groupCos[l] = c
+            groupSin[l] = s
+            groupCos[l] = c
             (s, c) = (s * rc + c * rs, c * rc - s * rs)
         }
-        let rs2 = 2 * rs * rc, rc2 = rc * rc - rs * rs
+        let rs2 = 2 * rs * rc
+        let rc2 = rc * rc - rs * rs
         groupRotSin = 2 * rs2 * rc2
         groupRotCos = rc2 * rc2 - rs2 * rs2
         groupStart = 0

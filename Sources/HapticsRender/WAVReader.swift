@@ -143,7 +143,10 @@ package final class AudioClip: @unchecked Sendable {
         var o = data.lowerBound
         switch (format.tag, bytesPerSample) {
         case (1, 2):
-            for i in 0..<count { samples[i] = Float(Int16(truncatingIfNeeded: u16(o))) / 32768; o += 2 }
+            for i in 0..<count {
+                samples[i] = Float(Int16(truncatingIfNeeded: u16(o))) / 32768
+                o += 2
+            }
         case (1, 3):
             for i in 0..<count {
                 let v = Int32(bitPattern: UInt32(bytes[o]) << 8 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 24) >> 8
@@ -151,7 +154,10 @@ package final class AudioClip: @unchecked Sendable {
                 o += 3
             }
         case (1, 4):
-            for i in 0..<count { samples[i] = Float(Int32(truncatingIfNeeded: u32(o))) / 2_147_483_648; o += 4 }
+            for i in 0..<count {
+                samples[i] = Float(Int32(truncatingIfNeeded: u32(o))) / 2_147_483_648
+                o += 4
+            }
         default:
             for i in 0..<count {
                 let x = Float(bitPattern: UInt32(truncatingIfNeeded: u32(o)))

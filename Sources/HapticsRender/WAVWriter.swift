@@ -109,13 +109,16 @@ package final class WAVWriter {
     /// - Throws: ``WAVError/unsupportedFormat(path:sampleRate:channelCount:)`` before touching
     ///   the file when the rate or channel count is outside what a header holds.
     package convenience init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int) throws(WAVError) {
-        try self.init(path: path, sampleRate: sampleRate, channelCount: channelCount, format: format,
-                      frameCount: frameCount, riffLimit: Self.riffLimit, io: .system)
+        try self.init(
+            path: path, sampleRate: sampleRate, channelCount: channelCount, format: format,
+            frameCount: frameCount, riffLimit: Self.riffLimit, io: .system)
     }
 
     /// As the package initializer, with the RIFF size limit and the system calls injectable.
-    package init(path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int,
-                 riffLimit: Int, io: AtomicFile.IO = .system) throws(WAVError) {
+    package init(
+        path: String, sampleRate: Int, channelCount: Int, format: SampleFormat, frameCount: Int,
+        riffLimit: Int, io: AtomicFile.IO = .system
+    ) throws(WAVError) {
         guard Self.sampleRateRange.contains(sampleRate), Self.channelRange.contains(channelCount) else {
             throw .unsupportedFormat(path: path, sampleRate: sampleRate, channelCount: channelCount)
         }
@@ -125,8 +128,9 @@ package final class WAVWriter {
         self.format = format
         self.riffLimit = riffLimit
         declaredFrames = frameCount
-        let header = Self.header(sampleRate: sampleRate, channelCount: channelCount, format: format,
-                                 frames: frameCount, riffLimit: riffLimit)
+        let header = Self.header(
+            sampleRate: sampleRate, channelCount: channelCount, format: format,
+            frames: frameCount, riffLimit: riffLimit)
         isRF64 = header.isRF64
         do {
             file = try AtomicFile(path: path, io: io)
@@ -183,8 +187,9 @@ package final class WAVWriter {
         try flushBuffer()
         do {
             if framesWritten != declaredFrames, file.isReplacingFile {
-                let header = Self.header(sampleRate: sampleRate, channelCount: channelCount, format: format,
-                                         frames: framesWritten, riffLimit: isRF64 ? 0 : riffLimit)
+                let header = Self.header(
+                    sampleRate: sampleRate, channelCount: channelCount, format: format,
+                    frames: framesWritten, riffLimit: isRF64 ? 0 : riffLimit)
                 try file.rewriteStart(with: header.bytes)
             }
             try file.commit()
@@ -229,7 +234,7 @@ package final class WAVWriter {
             u64(UInt64(riffBytes))
             u64(UInt64(dataBytes))
             u64(UInt64(frames))
-            u32(0)                                // no table of other chunk sizes
+            u32(0)  // no table of other chunk sizes
         }
         bytes += Array("fmt ".utf8)
         u32(UInt32(layout.fmtSize))
@@ -241,11 +246,12 @@ package final class WAVWriter {
         u16(UInt16(bytesPerFrame))
         u16(UInt16(format.bytesPerSample * 8))
         if extensible {
-            u16(22)                               // extension size
-            u16(UInt16(format.bytesPerSample * 8)) // valid bits
-            u32(0)                                // channel mask: unspecified
+            u16(22)  // extension size
+            u16(UInt16(format.bytesPerSample * 8))  // valid bits
+            u32(0)  // channel mask: unspecified
             // Sub-format GUID: 0000000X-0000-0010-8000-00aa00389b71
-            u16(format == .f32 ? 3 : 1); u16(0)
+            u16(format == .f32 ? 3 : 1)
+            u16(0)
             bytes += [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
         } else if format == .f32 {
             u16(0)

@@ -8,26 +8,26 @@ struct AnalyzeCommand: ParsableCommand {
         commandName: "analyze",
         abstract: "Turn a sound into a haptic pattern (audio to haptics).",
         discussion: """
-        Reads WAV, FLAC, Ogg or MP3 (through libsndfile; any rate, channels mixed to mono) and \
-        writes a pattern that follows it: intensity from the sound's level (an RMS follower), \
-        sharpness from its brightness (spectral centroid), taps at its onsets (spectral flux \
-        over an adaptive threshold), the continuous part ducked under the taps, curves \
-        simplified to a point budget. Every step's setting has an option below; the defaults \
-        suit music and sound effects.
+            Reads WAV, FLAC, Ogg or MP3 (through libsndfile; any rate, channels mixed to mono) and \
+            writes a pattern that follows it: intensity from the sound's level (an RMS follower), \
+            sharpness from its brightness (spectral centroid), taps at its onsets (spectral flux \
+            over an adaptive threshold), the continuous part ducked under the taps, curves \
+            simplified to a point budget. Every step's setting has an option below; the defaults \
+            suit music and sound effects.
 
-        The output format comes from its extension (.ahap, .haptic, or any `haptics convert` \
-        writes). --play plays the result at once, as `haptics play` does; --plot draws it, as \
-        `haptics plot` does. A progress bar is drawn on standard error when it is a terminal.
+            The output format comes from its extension (.ahap, .haptic, or any `haptics convert` \
+            writes). --play plays the result at once, as `haptics play` does; --plot draws it, as \
+            `haptics plot` does. A progress bar is drawn on standard error when it is a terminal.
 
-        Exit status: 0 written, 1 unreadable sound or output, 2 usage error, 69 (--play) \
-        output device unavailable.
+            Exit status: 0 written, 1 unreadable sound or output, 2 usage error, 69 (--play) \
+            output device unavailable.
 
-        Examples:
-          haptics analyze explosion.wav -o explosion.ahap
-          haptics analyze song.mp3 -o song.haptic --points-per-second 40
-          haptics analyze footsteps.flac -o steps.ahap --onset-k 4 --play
-          haptics analyze hit.ogg -o hit.ahap --plot hit.svg
-        """
+            Examples:
+              haptics analyze explosion.wav -o explosion.ahap
+              haptics analyze song.mp3 -o song.haptic --points-per-second 40
+              haptics analyze footsteps.flac -o steps.ahap --onset-k 4 --play
+              haptics analyze hit.ogg -o hit.ahap --plot hit.svg
+            """
     )
 
     @Argument(help: ArgumentHelp("The sound: WAV, FLAC, Ogg or MP3.", valueName: "sound"))
@@ -41,25 +41,34 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(name: .customLong("hop-ms"), parsing: .unconditional, help: ArgumentHelp("Analysis step (default 5).", valueName: "ms"))
     var hop: Double = 5
-    @Option(name: .customLong("window-ms"), parsing: .unconditional, help: ArgumentHelp("FFT window, rounded up to a power of two samples (default 20).", valueName: "ms"))
+    @Option(
+        name: .customLong("window-ms"), parsing: .unconditional,
+        help: ArgumentHelp("FFT window, rounded up to a power of two samples (default 20).", valueName: "ms"))
     var window: Double = 20
     @Option(name: .customLong("attack-ms"), parsing: .unconditional, help: ArgumentHelp("Level follower attack (default 5).", valueName: "ms"))
     var attack: Double = 5
     @Option(name: .customLong("release-ms"), parsing: .unconditional, help: ArgumentHelp("Level follower release (default 80).", valueName: "ms"))
     var release: Double = 80
-    @Option(name: .customLong("gate-db"), parsing: .unconditional, help: ArgumentHelp("Silence below this level relative to the loudest (default -50).", valueName: "dB"))
+    @Option(
+        name: .customLong("gate-db"), parsing: .unconditional,
+        help: ArgumentHelp("Silence below this level relative to the loudest (default -50).", valueName: "dB"))
     var gate: Double = -50
     @Option(name: .customLong("centroid-low"), parsing: .unconditional, help: ArgumentHelp("Spectral centroid for sharpness 0 (default 150).", valueName: "Hz"))
     var centroidLow: Double = 150
-    @Option(name: .customLong("centroid-high"), parsing: .unconditional, help: ArgumentHelp("Spectral centroid for sharpness 1 (default 6000).", valueName: "Hz"))
+    @Option(
+        name: .customLong("centroid-high"), parsing: .unconditional, help: ArgumentHelp("Spectral centroid for sharpness 1 (default 6000).", valueName: "Hz"))
     var centroidHigh: Double = 6000
     @Option(name: .customLong("sharpness-smoothing-ms"), parsing: .unconditional, help: ArgumentHelp("Sharpness smoothing (default 20).", valueName: "ms"))
     var sharpnessSmoothing: Double = 20
-    @Option(name: .customLong("onset-k"), parsing: .unconditional, help: ArgumentHelp("Onset threshold: median + k·MAD of the spectral flux (default 6).", valueName: "k"))
+    @Option(
+        name: .customLong("onset-k"), parsing: .unconditional,
+        help: ArgumentHelp("Onset threshold: median + k·MAD of the spectral flux (default 6).", valueName: "k"))
     var onsetK: Double = 6
     @Option(name: .customLong("onset-window-ms"), parsing: .unconditional, help: ArgumentHelp("Span of that median and MAD (default 300).", valueName: "ms"))
     var onsetWindow: Double = 300
-    @Option(name: .customLong("onset-floor"), parsing: .unconditional, help: ArgumentHelp("Onsets need this fraction of the largest flux (default 0.03).", valueName: "0…1"))
+    @Option(
+        name: .customLong("onset-floor"), parsing: .unconditional,
+        help: ArgumentHelp("Onsets need this fraction of the largest flux (default 0.03).", valueName: "0…1"))
     var onsetFloor: Double = 0.03
     @Option(name: .customLong("min-onset-gap-ms"), parsing: .unconditional, help: ArgumentHelp("Shortest time between onsets (default 40).", valueName: "ms"))
     var minimumOnsetGap: Double = 40
@@ -67,7 +76,9 @@ struct AnalyzeCommand: ParsableCommand {
     var duck: Double = 0.5
     @Option(name: .customLong("duck-ms"), parsing: .unconditional, help: ArgumentHelp("How long after each tap (default 50).", valueName: "ms"))
     var duckDuration: Double = 50
-    @Option(name: .customLong("points-per-second"), parsing: .unconditional, help: ArgumentHelp("Curve point budget (default 20; sharpness gets half).", valueName: "n"))
+    @Option(
+        name: .customLong("points-per-second"), parsing: .unconditional,
+        help: ArgumentHelp("Curve point budget (default 20; sharpness gets half).", valueName: "n"))
     var pointsPerSecond: Double = 20
     @Flag(name: .customLong("no-transients"), help: "No taps: the continuous part only.")
     var noTransients = false
@@ -138,7 +149,8 @@ struct AnalyzeCommand: ParsableCommand {
             throw CLIError.invalidInput("\(sound): the sound is silent (\(String(cFormat: "%.2f", audio.duration)) s with nothing to feel); no pattern written")
         }
         let stem = URL(fileURLWithPath: sound).deletingPathExtension().lastPathComponent
-        let pattern = result.pattern(metadata: HapticPattern.Metadata(description: "Analysed from \(URL(fileURLWithPath: sound).lastPathComponent) by haptics analyze"))
+        let pattern = result.pattern(
+            metadata: HapticPattern.Metadata(description: "Analysed from \(URL(fileURLWithPath: sound).lastPathComponent) by haptics analyze"))
         var notes = ConversionNotes()
         let data: Data
         do { data = try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError.invalidInput(error.description) }

@@ -7,5 +7,6 @@ func clippingWarning(clippedSamples: Int, of totalSamples: Int) -> String? {
     guard clippedSamples > 0 else { return nil }
     let total = max(totalSamples, clippedSamples)
     let percent = 100 * Double(clippedSamples) / Double(total)
-    return "haptics: warning: the signal clipped: \(clippedSamples) of \(total) samples (\(String(cFormat: "%.2f", percent))%) exceeded ±1 and were cut; lower --gain or the pattern's intensities"
+    return
+        "haptics: warning: the signal clipped: \(clippedSamples) of \(total) samples (\(String(cFormat: "%.2f", percent))%) exceeded ±1 and were cut; lower --gain or the pattern's intensities"
 }

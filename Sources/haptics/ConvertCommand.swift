@@ -10,32 +10,32 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert a pattern between AHAP and other platforms' formats.",
         discussion: """
-        Formats come from the file extensions, or from --from and --to:
-          .ahap, .json       ahap            Apple Core Haptics (read, write)
-          .haptic            haptic          Meta/Lofelt clip v1 (read, write)
-          .android.json      android-json    Android waveform, envelope, primitives (read, write)
-          .kt                android-kotlin  the same as a Kotlin object (write)
-          .web.json          web-json        navigator.vibrate and gamepad dual-rumble (write)
-          .js                web-js          the same as a JavaScript module (write)
-          .feedbackd.json    feedbackd       a feedbackd theme entry (write)
-          .csv               rumble-csv      rumble motors, time_ms,strong,weak (write)
+            Formats come from the file extensions, or from --from and --to:
+              .ahap, .json       ahap            Apple Core Haptics (read, write)
+              .haptic            haptic          Meta/Lofelt clip v1 (read, write)
+              .android.json      android-json    Android waveform, envelope, primitives (read, write)
+              .kt                android-kotlin  the same as a Kotlin object (write)
+              .web.json          web-json        navigator.vibrate and gamepad dual-rumble (write)
+              .js                web-js          the same as a JavaScript module (write)
+              .feedbackd.json    feedbackd       a feedbackd theme entry (write)
+              .csv               rumble-csv      rumble motors, time_ms,strong,weak (write)
 
-        IN is a preset name, a file, or - (AHAP on standard input). Whatever a format cannot \
-        hold is approximated, and each kind of approximation is named on one line on standard \
-        error; --strict makes them errors (exit 1, nothing written).
+            IN is a preset name, a file, or - (AHAP on standard input). Whatever a format cannot \
+            hold is approximated, and each kind of approximation is named on one line on standard \
+            error; --strict makes them errors (exit 1, nothing written).
 
-        Exit status: 0 written, 1 invalid input, an approximation under --strict, or the \
-        output cannot be written, 2 usage error.
+            Exit status: 0 written, 1 invalid input, an approximation under --strict, or the \
+            output cannot be written, 2 usage error.
 
-        Examples:
-          haptics convert Boing.ahap -o Boing.haptic
-          haptics convert clip.haptic -o clip.ahap
-          haptics convert success -o success.android.json
-          haptics convert success -o Success.kt
-          haptics convert heartbeat.ahap -o heartbeat.js
-          haptics convert success -o success.feedbackd.json
-          haptics convert --library -o haptics.feedbackd.json
-        """
+            Examples:
+              haptics convert Boing.ahap -o Boing.haptic
+              haptics convert clip.haptic -o clip.ahap
+              haptics convert success -o success.android.json
+              haptics convert success -o Success.kt
+              haptics convert heartbeat.ahap -o heartbeat.js
+              haptics convert success -o success.feedbackd.json
+              haptics convert --library -o haptics.feedbackd.json
+            """
     )
 
     @Argument(help: ArgumentHelp("A preset name, a file (.ahap, .haptic, .android.json), or - for AHAP on standard input.", valueName: "in"))
@@ -47,7 +47,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Input format: ahap, haptic, android-json (default: from the extension).", valueName: "format"))
     var from: HapticFormat?
 
-    @Option(help: ArgumentHelp("Output format (default: from the extension): \(HapticFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "Output format (default: from the extension): \(HapticFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
     var to: HapticFormat?
 
     @Flag(help: "Fail (exit 1, nothing written) instead of approximating; AHAP input is read strictly too.")
@@ -69,12 +71,17 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         guard let target = to ?? HapticFormat(path: output) else {
-            throw CLIError(message: "\(output): cannot tell the output format from the extension; give --to (\(HapticFormat.allCases.map(\.rawValue).joined(separator: ", ")))", code: .validationFailure)
+            throw CLIError(
+                message:
+                    "\(output): cannot tell the output format from the extension; give --to (\(HapticFormat.allCases.map(\.rawValue).joined(separator: ", ")))",
+                code: .validationFailure)
         }
         var notes = ConversionNotes()
         let data: Data
         if library {
-            guard target == .feedbackd else { throw CLIError(message: "--library writes a feedbackd theme; use --to feedbackd or a .feedbackd.json output", code: .validationFailure) }
+            guard target == .feedbackd else {
+                throw CLIError(message: "--library writes a feedbackd theme; use --to feedbackd or a .feedbackd.json output", code: .validationFailure)
+            }
             data = FeedbackdTheme.json(entries: FeedbackdTheme.presetLibrary(notes: &notes))
         } else {
             data = try ProgressBar.during("converting") {
@@ -107,9 +114,13 @@ struct ConvertCommand: ParsableCommand {
             }
         }
         if let format, format != .ahap {
-            guard format.isReadable else { throw CLIError.invalidInput("\(input): \(format.rawValue) is an output format only (readable: ahap, haptic, android-json)") }
+            guard format.isReadable else {
+                throw CLIError.invalidInput("\(input): \(format.rawValue) is an output format only (readable: ahap, haptic, android-json)")
+            }
             let data: Data
-            if input == "-" { data = try readStandardInput() } else {
+            if input == "-" {
+                data = try readStandardInput()
+            } else {
                 guard let contents = FileManager.default.contents(atPath: input) else { throw CLIError.invalidInput("\(input): cannot read the file") }
                 data = contents
             }

@@ -7,17 +7,17 @@ struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List the audio outputs and rumble devices haptics can play to.",
         discussion: """
-        Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
-        Channel counts, rates and formats are shown for sound-card (hw:) devices that are not \
-        in use by another program; every device that opens shows the shortest period and \
-        buffer it allows (the lowest latency `play --latency` or `--latency-ms` can get). Rumble devices are evdev force-feedback devices (gamepads): \
-        pass a path to `haptics play --rumble`. Gamepads are often readable only by root; \
-        the list says so and shows the udev rule that fixes it.
+            Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
+            Channel counts, rates and formats are shown for sound-card (hw:) devices that are not \
+            in use by another program; every device that opens shows the shortest period and \
+            buffer it allows (the lowest latency `play --latency` or `--latency-ms` can get). Rumble devices are evdev force-feedback devices (gamepads): \
+            pass a path to `haptics play --rumble`. Gamepads are often readable only by root; \
+            the list says so and shows the udev rule that fixes it.
 
-        Examples:
-          haptics devices
-          haptics devices --json | jq -r '.audio[].name'
-        """
+            Examples:
+              haptics devices
+              haptics devices --json | jq -r '.audio[].name'
+            """
     )
 
     @Flag(name: .long, help: "Print a JSON object {\"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}.")

@@ -2,7 +2,7 @@ import ArgumentParser
 import Haptics
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `--watch`: run a command again whenever one of its files changes, for the edit–look–listen

@@ -9,19 +9,19 @@ struct HapticsCommand: ParsableCommand {
         commandName: "haptics",
         abstract: "Author, render and play haptic patterns on Linux.",
         discussion: """
-        A PATTERN argument is a preset name (success, impact, …; see `haptics list`), a path to \
-        an .ahap or .json file, or - for standard input.
+            A PATTERN argument is a preset name (success, impact, …; see `haptics list`), a path to \
+            an .ahap or .json file, or - for standard input.
 
-        Exit codes: 0 ok, 1 invalid input, 2 usage error, 69 output device unavailable, \
-        130 interrupted, 143 terminated. Errors are one line on standard error.
+            Exit codes: 0 ok, 1 invalid input, 2 usage error, 69 output device unavailable, \
+            130 interrupted, 143 terminated. Errors are one line on standard error.
 
-        Examples:
-          haptics play success
-          haptics render success -o success.wav --stats
-          haptics validate --strict my.ahap
-          haptics show my.ahap
-          haptics help play
-        """,
+            Examples:
+              haptics play success
+              haptics render success -o success.wav --stats
+              haptics validate --strict my.ahap
+              haptics show my.ahap
+              haptics help play
+            """,
         version: HapticsVersion.current,
         subcommands: [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,

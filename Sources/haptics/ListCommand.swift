@@ -8,13 +8,13 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the presets, what each means, and the other names each answers to.",
         discussion: """
-        Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy or \
-        --flexibility rigid|solid|soft. Names ignore case, - and _ (level-change).
+            Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy or \
+            --flexibility rigid|solid|soft. Names ignore case, - and _ (level-change).
 
-        Examples:
-          haptics list
-          haptics list --json | jq -r '.[].name'
-        """
+            Examples:
+              haptics list
+              haptics list --json | jq -r '.[].name'
+            """
     )
 
     @Flag(help: "Print a JSON array of {name, category, meaning, aliases, description, hapticsVersion}.")
@@ -33,9 +33,11 @@ struct ListCommand: ParsableCommand {
 
     /// Aligned columns; the meaning comes last because it is the long one.
     private func table(_ presets: [PresetInfo]) -> String {
-        let rows = [["NAME", "CATEGORY", "ALIASES", "MEANING"]] + presets.map {
-            [$0.name, $0.category.rawValue, $0.aliases.joined(separator: ", "), $0.meaning]
-        }
+        let rows =
+            [["NAME", "CATEGORY", "ALIASES", "MEANING"]]
+            + presets.map {
+                [$0.name, $0.category.rawValue, $0.aliases.joined(separator: ", "), $0.meaning]
+            }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = ""
         for row in rows {
@@ -47,9 +49,9 @@ struct ListCommand: ParsableCommand {
         }
         return text + """
 
-        Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy
-        or --flexibility rigid|solid|soft. Descriptions: haptics list --json.
+            Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy
+            or --flexibility rigid|solid|soft. Descriptions: haptics list --json.
 
-        """
+            """
     }
 }

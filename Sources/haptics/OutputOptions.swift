@@ -3,9 +3,10 @@ import Haptics
 
 /// `--profile` and `--gain`, shared by render and play.
 struct ProfileOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Actuator profile: wideband, lra, dualsense, shaker, or a JSON file (see README).",
-        valueName: "name|file"), completion: Completions.profile)
+    @Option(
+        help: ArgumentHelp(
+            "Actuator profile: wideband, lra, dualsense, shaker, or a JSON file (see README).",
+            valueName: "name|file"), completion: Completions.profile)
     var profile: String = "wideband"
 
     // Numbers take the next token even when it starts with a dash, so `--gain -1` reports the

@@ -5,9 +5,10 @@ import Haptics
 
 /// The PATTERN argument shared by play, render, export and show, with the preset options.
 struct PatternInput: ParsableArguments {
-    @Argument(help: ArgumentHelp(
-        "A preset name (see `haptics list`), an .ahap/.json file, or - for standard input.",
-        valueName: "pattern"), completion: Completions.pattern)
+    @Argument(
+        help: ArgumentHelp(
+            "A preset name (see `haptics list`), an .ahap/.json file, or - for standard input.",
+            valueName: "pattern"), completion: Completions.pattern)
     var pattern: String
 
     @OptionGroup(title: "Preset options")
@@ -17,7 +18,8 @@ struct PatternInput: ParsableArguments {
     func watchedFile() throws -> String {
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
         guard pattern != "-", looksLikeFile || (PresetLibrary.info(named: pattern) == nil && FileManager.default.fileExists(atPath: pattern)) else {
-            throw CLIError(message: "--watch follows a pattern file; '\(pattern)' is \(pattern == "-" ? "standard input" : "a preset")", code: .validationFailure)
+            throw CLIError(
+                message: "--watch follows a pattern file; '\(pattern)' is \(pattern == "-" ? "standard input" : "a preset")", code: .validationFailure)
         }
         return pattern
     }
@@ -46,7 +48,8 @@ struct PatternInput: ParsableArguments {
             let url = URL(fileURLWithPath: pattern)
             do {
                 let document = try AHAPDecoder(mode: mode).decode(contentsOf: url)
-                return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: pattern, baseDirectory: url.deletingLastPathComponent())
+                return LoadedPattern(
+                    pattern: document.pattern, diagnostics: document.diagnostics, name: pattern, baseDirectory: url.deletingLastPathComponent())
             } catch {
                 throw CLIError.invalidInput(error)
             }

@@ -25,7 +25,9 @@ struct PatternPlot {
     /// Sharpness 0…1 as a colour from warm (round) to cool (crisp).
     static func colour(sharpness: Double) -> String {
         let s = min(max(sharpness, 0), 1)
-        let r = Int(230 - 180 * s), g = Int(120 + 40 * s), b = Int(40 + 200 * s)
+        let r = Int(230 - 180 * s)
+        let g = Int(120 + 40 * s)
+        let b = Int(40 + 200 * s)
         return "rgb(\(r),\(g),\(b))"
     }
 
@@ -54,10 +56,14 @@ struct PatternPlot {
         var y = 54.0
         let totalHeight = Double(height)
         out.append(##"<?xml version="1.0" encoding="UTF-8"?>"##)
-        out.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(width)" height="\##(Int(totalHeight))" viewBox="0 0 \##(width) \##(Int(totalHeight))" font-family="sans-serif" font-size="12">"##)
+        out.append(
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(width)" height="\##(Int(totalHeight))" viewBox="0 0 \##(width) \##(Int(totalHeight))" font-family="sans-serif" font-size="12">"##
+        )
         out.append(##"<rect width="100%" height="100%" fill="white"/>"##)
         out.append(##"<text x="\##(left)" y="22" font-size="15" font-weight="bold">\##(escape(title))</text>"##)
-        out.append(##"<text x="\##(left)" y="38" fill="#555">\##(String(cFormat: "%.3f s", pattern.duration)) · \##(pattern.counts.events) event\##(pattern.counts.events == 1 ? "" : "s") · profile \##(escape(profile.name)) (\##(Int(profile.minFrequency))–\##(Int(profile.maxFrequency)) Hz)</text>"##)
+        out.append(
+            ##"<text x="\##(left)" y="38" fill="#555">\##(String(cFormat: "%.3f s", pattern.duration)) · \##(pattern.counts.events) event\##(pattern.counts.events == 1 ? "" : "s") · profile \##(escape(profile.name)) (\##(Int(profile.minFrequency))–\##(Int(profile.maxFrequency)) Hz)</text>"##
+        )
 
         // Envelopes: the strongest sounding event's effective intensity, and its sharpness.
         let columns = Int(plotWidth)
@@ -71,7 +77,9 @@ struct PatternPlot {
         }
         lane(&out, y: y, height: envelopeHeight, label: "intensity", sublabel: "sharpness ┄")
         let envelopePoints = intensity.enumerated().map { "\(fmt(left + Double($0.offset))),\(fmt(y + envelopeHeight * (1 - $0.element)))" }
-        out.append(##"<polygon fill="#4a78c2" fill-opacity="0.25" stroke="#2d5aa0" stroke-width="1.2" points="\##(fmt(left)),\##(fmt(y + envelopeHeight)) \##(envelopePoints.joined(separator: " ")) \##(fmt(left + Double(columns))),\##(fmt(y + envelopeHeight))"/>"##)
+        out.append(
+            ##"<polygon fill="#4a78c2" fill-opacity="0.25" stroke="#2d5aa0" stroke-width="1.2" points="\##(fmt(left)),\##(fmt(y + envelopeHeight)) \##(envelopePoints.joined(separator: " ")) \##(fmt(left + Double(columns))),\##(fmt(y + envelopeHeight))"/>"##
+        )
         for run in runs(of: sharpness) {
             let points = run.map { "\(fmt(left + Double($0.0))),\(fmt(y + envelopeHeight * (1 - $0.1)))" }
             out.append(##"<polyline fill="none" stroke="#d2691e" stroke-width="1.5" stroke-dasharray="4 3" points="\##(points.joined(separator: " "))"/>"##)
@@ -86,14 +94,20 @@ struct PatternPlot {
             let top = y + eventsHeight * (1 - level)
             switch event.kind {
             case .transient:
-                out.append(##"<line x1="\##(fmt(x(event.relativeTime)))" y1="\##(fmt(y + eventsHeight))" x2="\##(fmt(x(event.relativeTime)))" y2="\##(fmt(top))" stroke="\##(colour)" stroke-width="2"/>"##)
+                out.append(
+                    ##"<line x1="\##(fmt(x(event.relativeTime)))" y1="\##(fmt(y + eventsHeight))" x2="\##(fmt(x(event.relativeTime)))" y2="\##(fmt(top))" stroke="\##(colour)" stroke-width="2"/>"##
+                )
                 out.append(##"<circle cx="\##(fmt(x(event.relativeTime)))" cy="\##(fmt(top))" r="3" fill="\##(colour)"/>"##)
             case .continuous:
                 let w = max(1, x(event.relativeTime + event.duration) - x(event.relativeTime))
-                out.append(##"<rect x="\##(fmt(x(event.relativeTime)))" y="\##(fmt(top))" width="\##(fmt(w))" height="\##(fmt(y + eventsHeight - top))" fill="\##(colour)" fill-opacity="0.6" stroke="\##(colour)"/>"##)
+                out.append(
+                    ##"<rect x="\##(fmt(x(event.relativeTime)))" y="\##(fmt(top))" width="\##(fmt(w))" height="\##(fmt(y + eventsHeight - top))" fill="\##(colour)" fill-opacity="0.6" stroke="\##(colour)"/>"##
+                )
             case .audioContinuous, .audioCustom:
                 let w = max(2, x(event.relativeTime + max(event.duration, 0.01)) - x(event.relativeTime))
-                out.append(##"<rect x="\##(fmt(x(event.relativeTime)))" y="\##(fmt(y + eventsHeight - 8))" width="\##(fmt(w))" height="8" fill="#888" fill-opacity="0.5"><title>\##(event.kind.rawValue)</title></rect>"##)
+                out.append(
+                    ##"<rect x="\##(fmt(x(event.relativeTime)))" y="\##(fmt(y + eventsHeight - 8))" width="\##(fmt(w))" height="8" fill="#888" fill-opacity="0.5"><title>\##(event.kind.rawValue)</title></rect>"##
+                )
             }
         }
         y += eventsHeight + laneGap
@@ -103,7 +117,9 @@ struct PatternPlot {
             let range = control.multiplies ? 0.0...1.0 : -1.0...1.0
             lane(&out, y: y, height: controlHeight, label: Self.name(of: control), sublabel: control.multiplies ? "× 0…1" : "+ −1…1")
             if range.lowerBound < 0 {
-                out.append(##"<line x1="\##(fmt(left))" y1="\##(fmt(y + controlHeight / 2))" x2="\##(fmt(left + plotWidth))" y2="\##(fmt(y + controlHeight / 2))" stroke="#ccc" stroke-dasharray="2 2"/>"##)
+                out.append(
+                    ##"<line x1="\##(fmt(left))" y1="\##(fmt(y + controlHeight / 2))" x2="\##(fmt(left + plotWidth))" y2="\##(fmt(y + controlHeight / 2))" stroke="#ccc" stroke-dasharray="2 2"/>"##
+                )
             }
             let points = (0...columns).map { column -> String in
                 let value = compiled.control(control, at: Double(column) / Double(columns) * seconds)
@@ -125,8 +141,12 @@ struct PatternPlot {
             var start = 0
             while start < samples.count {
                 let end = min(samples.count, max(start + 1, Int(((column + 1) * perColumn).rounded())))
-                var low: Float = 0, high: Float = 0
-                for v in samples[start..<end] { low = min(low, v); high = max(high, v) }
+                var low: Float = 0
+                var high: Float = 0
+                for v in samples[start..<end] {
+                    low = min(low, v)
+                    high = max(high, v)
+                }
                 if high > low {
                     path += "M\(fmt(left + column)),\(fmt(middle - Double(high) * signalHeight / 2))V\(fmt(middle - Double(low) * signalHeight / 2))"
                 }
@@ -168,7 +188,9 @@ struct PatternPlot {
     }
 
     private func lane(_ out: inout [String], y: Double, height: Double, label: String, sublabel: String) {
-        out.append(##"<rect x="\##(fmt(left))" y="\##(fmt(y))" width="\##(fmt(Double(width) - left - right))" height="\##(fmt(height))" fill="#fafafa" stroke="#ddd"/>"##)
+        out.append(
+            ##"<rect x="\##(fmt(left))" y="\##(fmt(y))" width="\##(fmt(Double(width) - left - right))" height="\##(fmt(height))" fill="#fafafa" stroke="#ddd"/>"##
+        )
         out.append(##"<text x="\##(fmt(left - 8))" y="\##(fmt(y + 14))" text-anchor="end" font-weight="bold">\##(escape(label))</text>"##)
         out.append(##"<text x="\##(fmt(left - 8))" y="\##(fmt(y + 29))" text-anchor="end" fill="#777" font-size="10">\##(escape(sublabel))</text>"##)
     }

@@ -27,7 +27,9 @@ struct PatternTimeline {
         let audio = counts.audioContinuous + counts.audioCustom
         if audio > 0 {
             lines.append("")
-            lines.append("note: \(audio == 1 ? "the audio event plays" : "\(audio) audio events play") with `play` (on the audio channels, beside the haptics); `render` mixes \(audio == 1 ? "it" : "them") in with --audio.")
+            lines.append(
+                "note: \(audio == 1 ? "the audio event plays" : "\(audio) audio events play") with `play` (on the audio channels, beside the haptics); `render` mixes \(audio == 1 ? "it" : "them") in with --audio."
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -13,53 +13,58 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: "Play a pattern in real time.",
         discussion: """
-        Plays through ALSA (an actuator, a DualSense, a bass shaker, or headphones to preview). \
-        Ctrl-C or SIGTERM fades the output out over 5 ms, lets the device play it, sets rumble \
-        motors to zero and exits with 130 (SIGINT) or 143 (SIGTERM), within 100 ms even when \
-        the sound server has frozen or gone away. A signal the shell set to be ignored (a \
-        background job's Ctrl-C) stays ignored.
+            Plays through ALSA (an actuator, a DualSense, a bass shaker, or headphones to preview). \
+            Ctrl-C or SIGTERM fades the output out over 5 ms, lets the device play it, sets rumble \
+            motors to zero and exits with 130 (SIGINT) or 143 (SIGTERM), within 100 ms even when \
+            the sound server has frozen or gone away. A signal the shell set to be ignored (a \
+            background job's Ctrl-C) stays ignored.
 
-        Without --device, when the machine has no audio output (no sound card, no sound \
-        server), the pattern is rendered to a WAV file instead and the command says where it \
-        went and why, exiting 0. A --device that is missing or busy exits with 69.
+            Without --device, when the machine has no audio output (no sound card, no sound \
+            server), the pattern is rendered to a WAV file instead and the command says where it \
+            went and why, exiting 0. A --device that is missing or busy exits with 69.
 
-        Audio events (AudioContinuous tones, AudioCustom sound files, read relative to the \
-        AHAP file's folder) play too, as in Core Haptics: on the profile's silent channels \
-        (dualsense: 1-2, the controller's speaker), or added to channels 1-2 of a \
-        mono-copied profile's output (summed on a mono output). --haptics-only leaves them \
-        out; a sound file that is missing or unreadable is one warning, and its events are \
-        silent.
+            Audio events (AudioContinuous tones, AudioCustom sound files, read relative to the \
+            AHAP file's folder) play too, as in Core Haptics: on the profile's silent channels \
+            (dualsense: 1-2, the controller's speaker), or added to channels 1-2 of a \
+            mono-copied profile's output (summed on a mono output). --haptics-only leaves them \
+            out; a sound file that is missing or unreadable is one warning, and its events are \
+            silent.
 
-        Presets follow the user's settings (HAPTICS_SETTINGS, HAPTICS_DISABLED, \
-        HAPTICS_INTENSITY; see the README); files play as written.
+            Presets follow the user's settings (HAPTICS_SETTINGS, HAPTICS_DISABLED, \
+            HAPTICS_INTENSITY; see the README); files play as written.
 
-        Exit status: 0 played (or rendered instead), 1 invalid pattern or profile, 2 usage \
-        error, 69 output device unavailable, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
+            Exit status: 0 played (or rendered instead), 1 invalid pattern or profile, 2 usage \
+            error, 69 output device unavailable, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 
-        Examples:
-          haptics play success
-          haptics play impact --weight heavy --intensity 0.7
-          haptics play heartbeat.ahap --device plughw:CARD=Device,DEV=0 --profile lra
-          haptics play rumble.ahap --device hw:CARD=Controller --profile dualsense
-          haptics play success --device null --loop 3 --rate 1.5
-          haptics play - < pattern.ahap
-          haptics play success --rumble
-          haptics play explosion.ahap --rumble /dev/input/event17
-        """
+            Examples:
+              haptics play success
+              haptics play impact --weight heavy --intensity 0.7
+              haptics play heartbeat.ahap --device plughw:CARD=Device,DEV=0 --profile lra
+              haptics play rumble.ahap --device hw:CARD=Controller --profile dualsense
+              haptics play success --device null --loop 3 --rate 1.5
+              haptics play - < pattern.ahap
+              haptics play success --rumble
+              haptics play explosion.ahap --rumble /dev/input/event17
+            """
     )
 
     @OptionGroup var input: PatternInput
     @OptionGroup(title: "Output") var profileOptions: ProfileOptions
 
-    @Option(help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"), completion: Completions.device)
+    @Option(
+        help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"),
+        completion: Completions.device)
     var device: String?
 
-    @Option(help: ArgumentHelp(
-        "Output buffer: standard (20 ms, the default) or low (10 ms in periods of at most 2.5 ms; on a busy machine it needs real-time priority: root, CAP_SYS_NICE or an rtprio limit).",
-        valueName: "standard|low"))
+    @Option(
+        help: ArgumentHelp(
+            "Output buffer: standard (20 ms, the default) or low (10 ms in periods of at most 2.5 ms; on a busy machine it needs real-time priority: root, CAP_SYS_NICE or an rtprio limit).",
+            valueName: "standard|low"))
     var latency: OutputLatency?
 
-    @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: ArgumentHelp("Output buffer length in milliseconds, 2…2000, instead of --latency.", valueName: "ms"))
+    @Option(
+        name: .customLong("latency-ms"), parsing: .unconditional,
+        help: ArgumentHelp("Output buffer length in milliseconds, 2…2000, instead of --latency.", valueName: "ms"))
     var latencyMilliseconds: Int?
 
     /// The buffer length asked of the device.
@@ -71,15 +76,18 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).", valueName: "n"))
     var loop: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r")
+    )
     var rate: Double = 1
 
     @Flag(name: .customLong("haptics-only"), help: "Leave audio events out (the engine's playsHapticsOnly).")
     var hapticsOnly = false
 
-    @Option(help: ArgumentHelp(
-        "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
-        valueName: "device"))
+    @Option(
+        help: ArgumentHelp(
+            "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
+            valueName: "device"))
     var rumble: String?
 
     func validate() throws {
@@ -134,8 +142,11 @@ struct PlayCommand: ParsableCommand {
     private func playOnce(until done: DispatchSemaphore, interruption: SignalWatcher) throws {
         let loaded = try input.load()
         let profile = try profileOptions.resolve()
-        reportWarnings(loaded, audioLeftOut: rumble != nil ? "(rumble motors play haptic events only)"
-                        : hapticsOnly ? "(--haptics-only)" : nil)
+        reportWarnings(
+            loaded,
+            audioLeftOut: rumble != nil
+                ? "(rumble motors play haptic events only)"
+                : hapticsOnly ? "(--haptics-only)" : nil)
         // The player is made (its pattern compiled) before the device opens and started right
         // after: the audio thread writes silence from the moment it runs, and whatever it has
         // queued by the time the player starts is heard first (a 20 ms buffer's worth when
@@ -144,8 +155,9 @@ struct PlayCommand: ParsableCommand {
         if let rumble {
             if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
             let name: String? = rumble == OptionalValues.automatic ? nil : rumble
-            engine = HapticEngine(rumble: { try RumbleDevices.open(name, gain: 1) },
-                                  gain: profileOptions.gain)
+            engine = HapticEngine(
+                rumble: { try RumbleDevices.open(name, gain: 1) },
+                gain: profileOptions.gain)
         } else {
             let configuration = HapticEngine.Configuration(
                 device: device ?? "default", profile: profile,
@@ -240,13 +252,14 @@ struct PlayCommand: ParsableCommand {
         let s = renderer.statistics
         writeStandardError("haptics: no audio output to play on (\(reason)).")
         if let warning = clippingWarning(clippedSamples: s.clippedSamples, of: s.frames) { writeStandardError(warning) }
-        writeStandardOutput("""
-        Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)
-          \(String(cFormat: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
-        \(Sparkline.envelope(of: loaded.pattern, profile: profile))
-        Choose a device with --device (see `haptics devices`), or play the file on a machine with an actuator.
+        writeStandardOutput(
+            """
+            Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)
+              \(String(cFormat: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
+            \(Sparkline.envelope(of: loaded.pattern, profile: profile))
+            Choose a device with --device (see `haptics devices`), or play the file on a machine with an actuator.
 
-        """)
+            """)
     }
 }
 

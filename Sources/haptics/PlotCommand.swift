@@ -8,22 +8,22 @@ struct PlotCommand: ParsableCommand {
         commandName: "plot",
         abstract: "Draw a pattern: envelopes, events, parameter curves and the drive signal.",
         discussion: """
-        Writes an SVG picture with one time axis and, top to bottom: the intensity envelope \
-        (the strongest sounding event through the intensity control and its envelope) with \
-        the sharpness envelope dashed; each event (transients as stems, continuous events as \
-        bars, coloured from warm for round to cool for crisp); one lane per dynamic parameter \
-        the pattern uses; and the rendered drive signal for the profile.
+            Writes an SVG picture with one time axis and, top to bottom: the intensity envelope \
+            (the strongest sounding event through the intensity control and its envelope) with \
+            the sharpness envelope dashed; each event (transients as stems, continuous events as \
+            bars, coloured from warm for round to cool for crisp); one lane per dynamic parameter \
+            the pattern uses; and the rendered drive signal for the profile.
 
-        A .png output is drawn with librsvg (Debian: librsvg2-2) when it is \
-        installed. With -o - the SVG goes to standard output.
+            A .png output is drawn with librsvg (Debian: librsvg2-2) when it is \
+            installed. With -o - the SVG goes to standard output.
 
-        Exit status: 0 written, 1 invalid pattern or unwritable output, 2 usage error.
+            Exit status: 0 written, 1 invalid pattern or unwritable output, 2 usage error.
 
-        Examples:
-          haptics plot success -o success.svg
-          haptics plot heartbeat.ahap -o heartbeat.svg --profile lra --width 1600
-          haptics plot boing.ahap -o boing.png
-        """
+            Examples:
+              haptics plot success -o success.svg
+              haptics plot heartbeat.ahap -o heartbeat.svg --profile lra --width 1600
+              haptics plot boing.ahap -o boing.png
+            """
     )
 
     @OptionGroup var input: PatternInput

@@ -32,7 +32,9 @@ struct PresetOptions: ParsableArguments {
         guard let info = PresetLibrary.info(named: baseName(of: name)) else { return nil }
         var feedback = HapticFeedback(name: name)
         if feedback == nil, name.contains("(") {
-            throw usageError("'\(name)': unknown parameters; write impact(weight: light|medium|heavy, intensity: 0…1) or impact(flexibility: rigid|solid|soft, intensity: 0…1)")
+            throw usageError(
+                "'\(name)': unknown parameters; write impact(weight: light|medium|heavy, intensity: 0…1) or impact(flexibility: rigid|solid|soft, intensity: 0…1)"
+            )
         }
         if weight != nil || flexibility != nil {
             let option = weight != nil ? "--weight" : "--flexibility"

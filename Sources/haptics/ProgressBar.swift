@@ -2,7 +2,7 @@ import Dispatch
 import FoundationEssentials
 import HapticsPlayback
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal

@@ -8,43 +8,43 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a pattern offline to a WAV file (or the rumble motor timeline).",
         discussion: """
-        The WAV holds the drive signal for the chosen actuator profile: what `haptics play \
-        --haptics-only` would send to the device, sample for sample. Audio events \
-        (AudioContinuous tones, AudioCustom sound files) are left out by default, since a \
-        render is a drive signal for an actuator; --audio mixes them in as `haptics play` \
-        plays them: on the profile's silent channels (dualsense: 1-2, its speaker), or added \
-        to channels 1-2 of a mono-copied profile's output (summed on a mono output).
+            The WAV holds the drive signal for the chosen actuator profile: what `haptics play \
+            --haptics-only` would send to the device, sample for sample. Audio events \
+            (AudioContinuous tones, AudioCustom sound files) are left out by default, since a \
+            render is a drive signal for an actuator; --audio mixes them in as `haptics play` \
+            plays them: on the profile's silent channels (dualsense: 1-2, its speaker), or added \
+            to channels 1-2 of a mono-copied profile's output (summed on a mono output).
 
-        With --rumble the output is the dual-motor timeline a gamepad would get: one row every \
-        --interval-ms milliseconds, `time_ms,strong,weak` with 16-bit motor levels (strong = \
-        heavy low-frequency motor, weak = light high-frequency motor).
+            With --rumble the output is the dual-motor timeline a gamepad would get: one row every \
+            --interval-ms milliseconds, `time_ms,strong,weak` with 16-bit motor levels (strong = \
+            heavy low-frequency motor, weak = light high-frequency motor).
 
-        The output's format comes from its extension: .wav (the drive signal), .csv or .json \
-        (the rumble motor timeline, as with --rumble), .ahap (the pattern as canonical AHAP, \
-        as `haptics export` writes it); - and a name without an extension (/dev/null, a FIFO) \
-        are a WAV (or the timeline with --rumble). Any other extension is an error naming these.
+            The output's format comes from its extension: .wav (the drive signal), .csv or .json \
+            (the rumble motor timeline, as with --rumble), .ahap (the pattern as canonical AHAP, \
+            as `haptics export` writes it); - and a name without an extension (/dev/null, a FIFO) \
+            are a WAV (or the timeline with --rumble). Any other extension is an error naming these.
 
-        --loop, --loop-end and --rate render what an advanced player with the same loop \
-        count, loop end and playback rate plays, sample for sample. --channels copies the \
-        drive signal to that many channels, as a device with that many channels gets it.
+            --loop, --loop-end and --rate render what an advanced player with the same loop \
+            count, loop end and playback rate plays, sample for sample. --channels copies the \
+            drive signal to that many channels, as a device with that many channels gets it.
 
-        With -o -, only the WAV (or timeline) goes to standard output; --stats and warnings go \
-        to standard error. --stats --json prints the figures as one JSON object.
+            With -o -, only the WAV (or timeline) goes to standard output; --stats and warnings go \
+            to standard error. --stats --json prints the figures as one JSON object.
 
-        Exit status: 0 written, 1 invalid pattern or profile, or the output cannot be written, \
-        2 usage error.
+            Exit status: 0 written, 1 invalid pattern or profile, or the output cannot be written, \
+            2 usage error.
 
-        Examples:
-          haptics render success -o success.wav
-          haptics render explosion.ahap -o - --format f32 | sox -t wav - -n stat
-          haptics render heartbeat.ahap -o hb.wav --profile lra --stats
-          haptics render success -o success.wav --sample-rate 96000
-          haptics render game.ahap -o game.wav --profile dualsense --audio
-          haptics render success -o success.csv
-          haptics render success --rumble --json -o -
-          haptics render heartbeat.ahap -o hb.wav --loop 4 --loop-end 0.8 --rate 1.25
-          haptics render success -o success.wav --channels 2 --stats --json
-        """
+            Examples:
+              haptics render success -o success.wav
+              haptics render explosion.ahap -o - --format f32 | sox -t wav - -n stat
+              haptics render heartbeat.ahap -o hb.wav --profile lra --stats
+              haptics render success -o success.wav --sample-rate 96000
+              haptics render game.ahap -o game.wav --profile dualsense --audio
+              haptics render success -o success.csv
+              haptics render success --rumble --json -o -
+              haptics render heartbeat.ahap -o hb.wav --loop 4 --loop-end 0.8 --rate 1.25
+              haptics render success -o success.wav --channels 2 --stats --json
+            """
     )
 
     @OptionGroup var input: PatternInput
@@ -53,7 +53,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "file"))
     var output: String
 
-    @Option(name: .customLong("sample-rate"), parsing: .unconditional, help: ArgumentHelp("Sample rate in Hz, 8000…192000 (default: the profile's, 48000).", valueName: "hz"))
+    @Option(
+        name: .customLong("sample-rate"), parsing: .unconditional,
+        help: ArgumentHelp("Sample rate in Hz, 8000…192000 (default: the profile's, 48000).", valueName: "hz"))
     var sampleRate: Int?
 
     @Option(help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).")
@@ -71,16 +73,22 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "With --rumble, write a JSON array of {time_ms, strong, weak} instead of CSV.")
     var json = false
 
-    @Option(name: .customLong("interval-ms"), parsing: .unconditional, help: ArgumentHelp("With --rumble, milliseconds between motor updates, 1…1000.", valueName: "ms"))
+    @Option(
+        name: .customLong("interval-ms"), parsing: .unconditional,
+        help: ArgumentHelp("With --rumble, milliseconds between motor updates, 1…1000.", valueName: "ms"))
     var intervalMilliseconds: Int = 10
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Play the pattern N times in a row, as `play --loop N` does (1…10000).", valueName: "n"))
     var loop: Int = 1
 
-    @Option(name: .customLong("loop-end"), parsing: .unconditional, help: ArgumentHelp("Where each repetition wraps, in pattern seconds (default: the pattern's end).", valueName: "s"))
+    @Option(
+        name: .customLong("loop-end"), parsing: .unconditional,
+        help: ArgumentHelp("Where each repetition wraps, in pattern seconds (default: the pattern's end).", valueName: "s"))
     var loopEnd: Double = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r")
+    )
     var rate: Double = 1
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Output channels, 1…32: the drive signal on every one (default: the profile's).", valueName: "n"))
@@ -104,7 +112,9 @@ struct RenderCommand: ParsableCommand {
             case "json": return .rumbleJSON
             case "ahap": return .ahap
             default:
-                throw ValidationError("-o \(output): unknown output format; use .wav (drive signal), .csv or .json (rumble motor timeline), .ahap (canonical AHAP) or - (WAV on standard output)")
+                throw ValidationError(
+                    "-o \(output): unknown output format; use .wav (drive signal), .csv or .json (rumble motor timeline), .ahap (canonical AHAP) or - (WAV on standard output)"
+                )
             }
         }
     }
@@ -165,9 +175,10 @@ struct RenderCommand: ParsableCommand {
             throw CLIError(message: "--sample-rate: \(problem)", code: .validationFailure)
         }
         reportWarnings(loaded, audioLeftOut: audio ? nil : "(add --audio to mix them in)")
-        let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain,
-                                      includingAudio: audio,
-                                      playback: HapticRenderer.Playback(count: loop, loopEnd: loopEnd, rate: self.rate))
+        let renderer = HapticRenderer(
+            pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain,
+            includingAudio: audio,
+            playback: HapticRenderer.Playback(count: loop, loopEnd: loopEnd, rate: self.rate))
         let progress = ProgressBar("rendering")
         reportSoundFileProblems(renderer.soundFileProblems, of: loaded)
         do {
@@ -188,7 +199,8 @@ struct RenderCommand: ParsableCommand {
             let s = renderer.statistics
             // A silent render (muted settings, zero gain) is -inf dBFS, not an invented floor.
             let level = s.peak > 0 ? String(cFormat: "%.1f", 20 * log10(s.peak)) : "-inf"
-            let text = String(cFormat: "duration %.3f s, %d frames at %d Hz, peak %.4f (", s.duration, s.frames, s.sampleRate, s.peak)
+            let text =
+                String(cFormat: "duration %.3f s, %d frames at %d Hz, peak %.4f (", s.duration, s.frames, s.sampleRate, s.peak)
                 + level + String(cFormat: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
                 + (audio ? String(cFormat: ", audio peak %.4f", s.audioPeak) : "")
             if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
@@ -233,7 +245,9 @@ struct RenderCommand: ParsableCommand {
         let frames = RumbleRenderer.timeline(loaded.pattern, intervalMilliseconds: intervalMilliseconds, gain: profileOptions.gain)
         var text: String
         if try outputKind == .rumbleJSON {
-            text = "[\n" + frames.map { "  {\"time_ms\": \($0.timeMilliseconds), \"strong\": \($0.strong), \"weak\": \($0.weak)}" }.joined(separator: ",\n") + "\n]\n"
+            text =
+                "[\n" + frames.map { "  {\"time_ms\": \($0.timeMilliseconds), \"strong\": \($0.strong), \"weak\": \($0.weak)}" }.joined(separator: ",\n")
+                + "\n]\n"
         } else {
             text = "time_ms,strong,weak\n"
             for frame in frames { text += "\(frame.timeMilliseconds),\(frame.strong),\(frame.weak)\n" }

@@ -33,29 +33,33 @@ enum SVGRasterizer {
             names.lazy.compactMap { dlopen($0, RTLD_NOW | RTLD_LOCAL) }.first
         }
         guard let rsvg = open(["librsvg-2.so.2", "librsvg-2.so"]),
-              let cairo = open(["libcairo.so.2", "libcairo.so"]),
-              let gobject = open(["libgobject-2.0.so.0", "libgobject-2.0.so"]),
-              let glib = open(["libglib-2.0.so.0", "libglib-2.0.so"]) else { return nil }
+            let cairo = open(["libcairo.so.2", "libcairo.so"]),
+            let gobject = open(["libgobject-2.0.so.0", "libgobject-2.0.so"]),
+            let glib = open(["libglib-2.0.so.0", "libglib-2.0.so"])
+        else { return nil }
         func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String, as type: T.Type) -> T? {
             dlsym(library, name).map { unsafeBitCast($0, to: type) }
         }
         guard let newHandle = symbol(rsvg, "rsvg_handle_new_from_data", as: (@convention(c) (UnsafePointer<UInt8>?, Int, ErrorOut?) -> OpaquePointer?).self),
-              // Since librsvg 2.46 (Debian 11 has 2.50).
-              let renderDocument = symbol(rsvg, "rsvg_handle_render_document", as: (@convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, ErrorOut?) -> Int32).self),
-              let unref = symbol(gobject, "g_object_unref", as: (@convention(c) (OpaquePointer?) -> Void).self),
-              let freeError = symbol(glib, "g_error_free", as: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
-              let createSurface = symbol(cairo, "cairo_image_surface_create", as: (@convention(c) (Int32, Int32, Int32) -> OpaquePointer?).self),
-              let surfaceStatus = symbol(cairo, "cairo_surface_status", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-              let destroySurface = symbol(cairo, "cairo_surface_destroy", as: (@convention(c) (OpaquePointer?) -> Void).self),
-              let create = symbol(cairo, "cairo_create", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
-              let destroy = symbol(cairo, "cairo_destroy", as: (@convention(c) (OpaquePointer?) -> Void).self),
-              let setSourceRGB = symbol(cairo, "cairo_set_source_rgb", as: (@convention(c) (OpaquePointer?, Double, Double, Double) -> Void).self),
-              let paint = symbol(cairo, "cairo_paint", as: (@convention(c) (OpaquePointer?) -> Void).self),
-              let writePNG = symbol(cairo, "cairo_surface_write_to_png_stream", as: (@convention(c) (OpaquePointer?, WriteFunction?, UnsafeMutableRawPointer?) -> Int32).self)
+            // Since librsvg 2.46 (Debian 11 has 2.50).
+            let renderDocument = symbol(
+                rsvg, "rsvg_handle_render_document", as: (@convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, ErrorOut?) -> Int32).self),
+            let unref = symbol(gobject, "g_object_unref", as: (@convention(c) (OpaquePointer?) -> Void).self),
+            let freeError = symbol(glib, "g_error_free", as: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
+            let createSurface = symbol(cairo, "cairo_image_surface_create", as: (@convention(c) (Int32, Int32, Int32) -> OpaquePointer?).self),
+            let surfaceStatus = symbol(cairo, "cairo_surface_status", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            let destroySurface = symbol(cairo, "cairo_surface_destroy", as: (@convention(c) (OpaquePointer?) -> Void).self),
+            let create = symbol(cairo, "cairo_create", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
+            let destroy = symbol(cairo, "cairo_destroy", as: (@convention(c) (OpaquePointer?) -> Void).self),
+            let setSourceRGB = symbol(cairo, "cairo_set_source_rgb", as: (@convention(c) (OpaquePointer?, Double, Double, Double) -> Void).self),
+            let paint = symbol(cairo, "cairo_paint", as: (@convention(c) (OpaquePointer?) -> Void).self),
+            let writePNG = symbol(
+                cairo, "cairo_surface_write_to_png_stream", as: (@convention(c) (OpaquePointer?, WriteFunction?, UnsafeMutableRawPointer?) -> Int32).self)
         else { return nil }
-        return Library(newHandle: newHandle, renderDocument: renderDocument, unref: unref, freeError: freeError,
-                       createSurface: createSurface, surfaceStatus: surfaceStatus, destroySurface: destroySurface,
-                       create: create, destroy: destroy, setSourceRGB: setSourceRGB, paint: paint, writePNG: writePNG)
+        return Library(
+            newHandle: newHandle, renderDocument: renderDocument, unref: unref, freeError: freeError,
+            createSurface: createSurface, surfaceStatus: surfaceStatus, destroySurface: destroySurface,
+            create: create, destroy: destroy, setSourceRGB: setSourceRGB, paint: paint, writePNG: writePNG)
     }()
 
     struct Failure: Error, CustomStringConvertible {
@@ -83,11 +87,13 @@ enum SVGRasterizer {
             throw Failure(description: "the SVG could not be drawn: \(message(of: error, lib))")
         }
         let output = PNGBytes()
-        let status = lib.writePNG(surface, { closure, bytes, length in
-            guard let closure, let bytes else { return 11 } // CAIRO_STATUS_WRITE_ERROR
-            Unmanaged<PNGBytes>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-            return 0
-        }, Unmanaged.passUnretained(output).toOpaque())
+        let status = lib.writePNG(
+            surface,
+            { closure, bytes, length in
+                guard let closure, let bytes else { return 11 }  // CAIRO_STATUS_WRITE_ERROR
+                Unmanaged<PNGBytes>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+                return 0
+            }, Unmanaged.passUnretained(output).toOpaque())
         guard status == 0 else { throw Failure(description: "cairo could not encode the PNG (status \(status))") }
         return output.data
     }

@@ -29,7 +29,9 @@ enum Sparkline {
         guard duration > 0, !pattern.events.isEmpty else { return "" }
         let envelope = PatternEnvelope(pattern: pattern)
         let step = duration / Double(columns)
-        var intensity = "", sharpness = "", events = ""
+        var intensity = ""
+        var sharpness = ""
+        var events = ""
         for column in 0..<columns {
             let start = Double(column) * step
             // The strongest moment of the column, sampled at a few points across it.
@@ -46,11 +48,11 @@ enum Sparkline {
             events.append(tap ? "╿" : buzz ? "━" : " ")
         }
         return """
-          intensity │\(intensity)│
-          sharpness │\(sharpness)│
-          events    │\(events)│ 0–\(String(cFormat: "%.2f", duration)) s
+              intensity │\(intensity)│
+              sharpness │\(sharpness)│
+              events    │\(events)│ 0–\(String(cFormat: "%.2f", duration)) s
 
-        """
+            """
     }
 
     private static func level(_ value: Double) -> Character {

@@ -32,7 +32,9 @@ struct UsageErrorLine {
         // "The value 'hevy' is invalid for '--weight <weight>'. Please provide one of 'light', 'medium' or 'heavy'"
         if message.hasPrefix("The value '"), let choices = message.firstRange(of: "Please provide one of ") {
             let bad = message.dropFirst("The value '".count).prefix { $0 != "'" }
-            let valid = message[choices.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            let valid = message[choices.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+                String($0.element)
+            }
             return NameSuggestion.best(for: String(bad), among: valid)
         }
         // An unknown first word where a command was expected.
@@ -51,7 +53,8 @@ struct UsageErrorLine {
     /// the tool's own messages; a leading `--option` or quoted value is left alone.
     private static func lowercasingFirstWord(_ text: String) -> String {
         guard let first = text.first, first.isUppercase,
-              let second = text.dropFirst().first, second.isLowercase else { return text }
+            let second = text.dropFirst().first, second.isLowercase
+        else { return text }
         return first.lowercased() + text.dropFirst()
     }
 }

@@ -8,51 +8,51 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check AHAP files and report every problem with its location.",
         discussion: """
-        Each FILE is checked as Core Haptics would load it. Every problem is printed on one \
-        line, errors first, as compilers print theirs (editors and CI annotate the line):
+            Each FILE is checked as Core Haptics would load it. Every problem is printed on one \
+            line, errors first, as compilers print theirs (editors and CI annotate the line):
 
-          FILE:LINE:COLUMN: SEVERITY: MESSAGE (did you mean 'KEY'?) [LOCATION]
+              FILE:LINE:COLUMN: SEVERITY: MESSAGE (did you mean 'KEY'?) [LOCATION]
 
-        where LOCATION is a JSON path such as Pattern[3].Event.EventParameters[1].ParameterValue \
-        (a problem with the file as a whole, such as a missing file, has no line and column). \
-        A summary line per file follows: "FILE: valid", "FILE: valid (2 warnings)" or \
-        "FILE: invalid (3 errors, 1 warning)".
+            where LOCATION is a JSON path such as Pattern[3].Event.EventParameters[1].ParameterValue \
+            (a problem with the file as a whole, such as a missing file, has no line and column). \
+            A summary line per file follows: "FILE: valid", "FILE: valid (2 warnings)" or \
+            "FILE: invalid (3 errors, 1 warning)".
 
-        Lenient mode (the default) accepts what Core Haptics accepts and warns about the \
-        questionable parts: trailing commas, unknown or misspelled keys, out-of-range values \
-        (clamped), unknown parameter IDs (skipped), unsorted control points (sorted), curves \
-        with more than 16 points, continuous events longer than 30 s, Version outside \
-        1.0...1.1, AudioCustom sound files that are missing. --strict makes every warning an \
-        error. Always errors: input that is not JSON, no Pattern array, an empty pattern, a \
-        missing or negative time, a negative duration, an unknown event type, a parameter \
-        without ID or value, a value of the wrong JSON type, NaN or infinite numbers, and \
-        anything beyond the limits: 16 MiB of input, 64 levels of nesting, 100000 elements in \
-        one array, 1000000 JSON values, 1024 points in one curve, 3600 s of pattern.
+            Lenient mode (the default) accepts what Core Haptics accepts and warns about the \
+            questionable parts: trailing commas, unknown or misspelled keys, out-of-range values \
+            (clamped), unknown parameter IDs (skipped), unsorted control points (sorted), curves \
+            with more than 16 points, continuous events longer than 30 s, Version outside \
+            1.0...1.1, AudioCustom sound files that are missing. --strict makes every warning an \
+            error. Always errors: input that is not JSON, no Pattern array, an empty pattern, a \
+            missing or negative time, a negative duration, an unknown event type, a parameter \
+            without ID or value, a value of the wrong JSON type, NaN or infinite numbers, and \
+            anything beyond the limits: 16 MiB of input, 64 levels of nesting, 100000 elements in \
+            one array, 1000000 JSON values, 1024 points in one curve, 3600 s of pattern.
 
-        A FILE of - reads standard input (sound files are then not looked for).
+            A FILE of - reads standard input (sound files are then not looked for).
 
-        Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
+            Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
 
-        With --json, standard output is one JSON array with an object per file, in argument \
-        order, keys sorted:
+            With --json, standard output is one JSON array with an object per file, in argument \
+            order, keys sorted:
 
-          [{"file": "a.ahap", "valid": false, "errorCount": 1, "warningCount": 0,
-            "errors": [{"severity": "error", "location": "Pattern[0].Event.Time",
-                        "line": 14, "column": 17, "message": "negative time -1; ...",
-                        "suggestion": null}],
-            "warnings": [ ...objects of the same shape... ]}]
+              [{"file": "a.ahap", "valid": false, "errorCount": 1, "warningCount": 0,
+                "errors": [{"severity": "error", "location": "Pattern[0].Event.Time",
+                            "line": 14, "column": 17, "message": "negative time -1; ...",
+                            "suggestion": null}],
+                "warnings": [ ...objects of the same shape... ]}]
 
-        "line" and "column" (1-based) are null when unknown, "suggestion" is null unless a \
-        near-miss key or name was found; "location" is "" for the whole file. At most 100 \
-        errors and 100 warnings are listed per file, each list then ending with an entry \
-        such as "5000 more warnings not shown"; the counts include every problem found.
+            "line" and "column" (1-based) are null when unknown, "suggestion" is null unless a \
+            near-miss key or name was found; "location" is "" for the whole file. At most 100 \
+            errors and 100 warnings are listed per file, each list then ending with an entry \
+            such as "5000 more warnings not shown"; the counts include every problem found.
 
-        Examples:
-          haptics validate Boing.ahap
-          haptics validate --strict Patterns/*.ahap
-          haptics export impact | haptics validate --strict -
-          haptics validate --json *.ahap | jq -r '.[] | select(.valid | not) | .file'
-        """
+            Examples:
+              haptics validate Boing.ahap
+              haptics validate --strict Patterns/*.ahap
+              haptics export impact | haptics validate --strict -
+              haptics validate --json *.ahap | jq -r '.[] | select(.valid | not) | .file'
+            """
     )
 
     @Argument(help: ArgumentHelp("AHAP files to check; - reads standard input.", valueName: "file"), completion: .file(extensions: ["ahap", "json"]))
@@ -95,7 +95,8 @@ struct ValidateCommand: ParsableCommand {
     /// What decoding one file found.
     private func check(_ file: String, with decoder: AHAPDecoder) -> FileReport {
         do {
-            let document = file == "-"
+            let document =
+                file == "-"
                 ? try decoder.decode(fileDescriptor: STDIN_FILENO, source: "-")
                 : try decoder.decode(contentsOf: URL(fileURLWithPath: file))
             return FileReport(file: file, diagnostics: document.diagnostics, errorCount: 0, warningCount: document.warningCount)

@@ -10,17 +10,21 @@ struct AdvancedPlayerTests {
 
     /// Two taps 0.2 s apart, the first soft and the second strong.
     func twoTaps() throws -> CHHapticPattern {
-        let soft = CHHapticEvent(eventType: .hapticTransient, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 0.5)],
-                                 relativeTime: 0)
-        let strong = CHHapticEvent(eventType: .hapticTransient, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
-                                   relativeTime: 0.2)
+        let soft = CHHapticEvent(
+            eventType: .hapticTransient, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 0.5)],
+            relativeTime: 0)
+        let strong = CHHapticEvent(
+            eventType: .hapticTransient, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
+            relativeTime: 0.2)
         return try CHHapticPattern(events: [soft, strong], parameters: [])
     }
 
     /// Runs `body` on a started engine with an advanced player for `pattern`, scheduling from
     /// a start time 0.2 s ahead; returns the recording from that start on.
-    func record(_ pattern: CHHapticPattern, seconds: Double,
-                _ body: (CHHapticEngine, any CHHapticAdvancedPatternPlayer, TimeInterval) throws -> Void) throws -> [Float] {
+    func record(
+        _ pattern: CHHapticPattern, seconds: Double,
+        _ body: (CHHapticEngine, any CHHapticAdvancedPatternPlayer, TimeInterval) throws -> Void
+    ) throws -> [Float] {
         let output = FileOutput()
         return try output.run {
             let engine = try CHHapticEngine()
@@ -58,8 +62,9 @@ struct AdvancedPlayerTests {
 
     @Test("pause holds a continuous vibration and resume continues it where it paused")
     func pauseResume() throws {
-        let buzz = CHHapticEvent(eventType: .hapticContinuous, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
-                                 relativeTime: 0, duration: 0.3)
+        let buzz = CHHapticEvent(
+            eventType: .hapticContinuous, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
+            relativeTime: 0, duration: 0.3)
         let x = try record(try CHHapticPattern(events: [buzz], parameters: []), seconds: 0.8) { _, player, start in
             try player.start(atTime: start)
             try player.pause(atTime: start + 0.1)
@@ -74,8 +79,9 @@ struct AdvancedPlayerTests {
 
     @Test("seek(toOffset:) near the end of a long vibration ends it early and completes the player")
     func seek() throws {
-        let buzz = CHHapticEvent(eventType: .hapticContinuous, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
-                                 relativeTime: 0, duration: 10)
+        let buzz = CHHapticEvent(
+            eventType: .hapticContinuous, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
+            relativeTime: 0, duration: 10)
         let done = DispatchSemaphore(value: 0)
         let (engine, output) = PacedOutput.engine()
         try engine.start()
@@ -110,13 +116,16 @@ struct AdvancedPlayerTests {
 
     @Test("isMuted silences a player; scheduleParameterCurve ramps intensity down")
     func muteAndCurve() throws {
-        let buzz = CHHapticEvent(eventType: .hapticContinuous, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
-                                 relativeTime: 0, duration: 0.4)
+        let buzz = CHHapticEvent(
+            eventType: .hapticContinuous, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
+            relativeTime: 0, duration: 0.4)
         let x = try record(try CHHapticPattern(events: [buzz], parameters: []), seconds: 0.6) { _, player, start in
-            let curve = CHHapticParameterCurve(parameterID: .hapticIntensityControl, controlPoints: [
-                CHHapticParameterCurve.ControlPoint(relativeTime: 0, value: 1),
-                CHHapticParameterCurve.ControlPoint(relativeTime: 0.2, value: 0),
-            ], relativeTime: 5)
+            let curve = CHHapticParameterCurve(
+                parameterID: .hapticIntensityControl,
+                controlPoints: [
+                    CHHapticParameterCurve.ControlPoint(relativeTime: 0, value: 1),
+                    CHHapticParameterCurve.ControlPoint(relativeTime: 0.2, value: 0),
+                ], relativeTime: 5)
             try player.scheduleParameterCurve(curve, atTime: start)
             #expect(curve.relativeTime == start, "the time given replaces the curve's own")
             try player.start(atTime: start)

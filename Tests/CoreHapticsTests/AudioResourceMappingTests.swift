@@ -13,8 +13,9 @@ struct AudioResourceMappingTests {
         let sound = try folder.write("sound.wav", "RIFF")
         let engine = CHHapticEngine(hapticEngine: HapticEngine(device: "null"))
         let id = try engine.registerAudioResource(sound, options: [CHHapticAudioResourceKeyLoopEnabled: true])
-        let event = CHHapticEvent(audioResourceID: id, parameters: [CHHapticEventParameter(parameterID: .audioVolume, value: 0.5)],
-                                  relativeTime: 0.1, duration: 0.2)
+        let event = CHHapticEvent(
+            audioResourceID: id, parameters: [CHHapticEventParameter(parameterID: .audioVolume, value: 0.5)],
+            relativeTime: 0.1, duration: 0.2)
         let pattern = try CHHapticPattern(events: [event], parameters: [])
         #expect(pattern.hapticPattern.events[0].audio?.path == "", "unresolved until an engine plays it")
         let player = try #require(try engine.makePlayer(with: pattern) as? NativePatternPlayer)

@@ -24,7 +24,7 @@ struct EngineLifecycleTests {
         let player = try engine.makePlayer(with: try tapPattern())
         try player.start(atTime: CHHapticTimeImmediate)
         #expect(native.isRunning, "starting a player restarted the engine")
-        engine.stop()   // in synchronous code, stop(completionHandler: nil), as on iOS
+        engine.stop()  // in synchronous code, stop(completionHandler: nil), as on iOS
     }
 
     @Test("a lost output reports gameControllerDisconnect; starting again calls the reset handler")

@@ -7,10 +7,12 @@ import Testing
 
 /// A tap at the given strength and feel, as iOS code builds one.
 func tapPattern(intensity: Float = 1, sharpness: Float = 0.5, at time: TimeInterval = 0) throws -> CHHapticPattern {
-    let event = CHHapticEvent(eventType: .hapticTransient, parameters: [
-        CHHapticEventParameter(parameterID: .hapticIntensity, value: intensity),
-        CHHapticEventParameter(parameterID: .hapticSharpness, value: sharpness),
-    ], relativeTime: time)
+    let event = CHHapticEvent(
+        eventType: .hapticTransient,
+        parameters: [
+            CHHapticEventParameter(parameterID: .hapticIntensity, value: intensity),
+            CHHapticEventParameter(parameterID: .hapticSharpness, value: sharpness),
+        ], relativeTime: time)
     return try CHHapticPattern(events: [event], parameters: [])
 }
 
@@ -136,12 +138,12 @@ struct EngineTests {
     func playPatternFromData() throws {
         let output = FileOutput()
         let ahap = """
-        { "Version": 1.0, "Pattern": [
-          { "Event": { "Time": 0.0, "EventType": "HapticTransient",
-              "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.5 } ] } },
-          { "Event": { "Time": 0.1, "EventType": "HapticTransient",
-              "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1.0 } ] } } ] }
-        """
+            { "Version": 1.0, "Pattern": [
+              { "Event": { "Time": 0.0, "EventType": "HapticTransient",
+                  "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.5 } ] } },
+              { "Event": { "Time": 0.1, "EventType": "HapticTransient",
+                  "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1.0 } ] } } ] }
+            """
         let x = try output.run { () throws -> [Float] in
             let engine = try CHHapticEngine()
             return try withExtendedLifetime(engine) {
@@ -176,10 +178,12 @@ struct EngineTests {
             return try withExtendedLifetime(engine) {
                 try engine.start()
                 let intensity: Float = 1
-                let event = CHHapticEvent(eventType: .hapticContinuous, parameters: [
-                    CHHapticEventParameter(parameterID: .hapticIntensity, value: intensity),
-                    CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.5),
-                ], relativeTime: 0, duration: 0.4)
+                let event = CHHapticEvent(
+                    eventType: .hapticContinuous,
+                    parameters: [
+                        CHHapticEventParameter(parameterID: .hapticIntensity, value: intensity),
+                        CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.5),
+                    ], relativeTime: 0, duration: 0.4)
                 let player = try engine.makePlayer(with: try CHHapticPattern(events: [event], parameters: []))
                 let start = engine.currentTime + 0.2
                 try player.start(atTime: start)
@@ -236,9 +240,11 @@ struct EngineTests {
         expectError(.invalidEventType) { _ = try CHHapticPattern(events: [bogusType], parameters: []) }
         let early = CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: -1)
         expectError(.invalidEventTime) { _ = try CHHapticPattern(events: [early], parameters: []) }
-        let bogusParameter = CHHapticEvent(eventType: .hapticTransient, parameters: [
-            CHHapticEventParameter(parameterID: CHHapticEvent.ParameterID("Loudness"), value: 1),
-        ], relativeTime: 0)
+        let bogusParameter = CHHapticEvent(
+            eventType: .hapticTransient,
+            parameters: [
+                CHHapticEventParameter(parameterID: CHHapticEvent.ParameterID("Loudness"), value: 1)
+            ], relativeTime: 0)
         expectError(.invalidParameterType) { _ = try CHHapticPattern(events: [bogusParameter], parameters: []) }
 
         let output = FileOutput()

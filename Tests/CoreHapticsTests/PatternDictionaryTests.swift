@@ -13,18 +13,40 @@ struct PatternDictionaryTests {
         let dict: [CHHapticPattern.Key: Any] = [
             .version: 1.0,
             .pattern: [
-                [CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient,
-                          CHHapticPattern.Key.time: CHHapticTimeImmediate,
-                          CHHapticPattern.Key.eventParameters: [
-                              [CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticIntensity, CHHapticPattern.Key.parameterValue: Float(0.6)],
-                              [CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticSharpness, CHHapticPattern.Key.parameterValue: 0.3],
-                          ]]],
-                [CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticContinuous,
-                          CHHapticPattern.Key.time: 0.2, CHHapticPattern.Key.eventDuration: 0.5,
-                          CHHapticPattern.Key.eventParameters: [[CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.sustained, CHHapticPattern.Key.parameterValue: NSNumber(value: 1)]]]],
-                [CHHapticPattern.Key.parameter: [CHHapticPattern.Key.parameterID: CHHapticDynamicParameter.ID.hapticIntensityControl, CHHapticPattern.Key.time: 0.3, CHHapticPattern.Key.parameterValue: 0.5]],
-                [CHHapticPattern.Key.parameterCurve: [CHHapticPattern.Key.parameterID: CHHapticDynamicParameter.ID.hapticSharpnessControl, CHHapticPattern.Key.time: 0.2,
-                                   CHHapticPattern.Key.parameterCurveControlPoints: [[CHHapticPattern.Key.time: 0, CHHapticPattern.Key.parameterValue: 0], [CHHapticPattern.Key.time: 0.3, CHHapticPattern.Key.parameterValue: -0.5]]]],
+                [
+                    CHHapticPattern.Key.event: [
+                        CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient,
+                        CHHapticPattern.Key.time: CHHapticTimeImmediate,
+                        CHHapticPattern.Key.eventParameters: [
+                            [CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticIntensity, CHHapticPattern.Key.parameterValue: Float(0.6)],
+                            [CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticSharpness, CHHapticPattern.Key.parameterValue: 0.3],
+                        ],
+                    ]
+                ],
+                [
+                    CHHapticPattern.Key.event: [
+                        CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticContinuous,
+                        CHHapticPattern.Key.time: 0.2, CHHapticPattern.Key.eventDuration: 0.5,
+                        CHHapticPattern.Key.eventParameters: [
+                            [CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.sustained, CHHapticPattern.Key.parameterValue: NSNumber(value: 1)]
+                        ],
+                    ]
+                ],
+                [
+                    CHHapticPattern.Key.parameter: [
+                        CHHapticPattern.Key.parameterID: CHHapticDynamicParameter.ID.hapticIntensityControl, CHHapticPattern.Key.time: 0.3,
+                        CHHapticPattern.Key.parameterValue: 0.5,
+                    ]
+                ],
+                [
+                    CHHapticPattern.Key.parameterCurve: [
+                        CHHapticPattern.Key.parameterID: CHHapticDynamicParameter.ID.hapticSharpnessControl, CHHapticPattern.Key.time: 0.2,
+                        CHHapticPattern.Key.parameterCurveControlPoints: [
+                            [CHHapticPattern.Key.time: 0, CHHapticPattern.Key.parameterValue: 0],
+                            [CHHapticPattern.Key.time: 0.3, CHHapticPattern.Key.parameterValue: -0.5],
+                        ],
+                    ]
+                ],
             ],
         ]
         let pattern = try CHHapticPattern(dictionary: dict)
@@ -42,8 +64,8 @@ struct PatternDictionaryTests {
     func stringKeyedDictionary() throws {
         let stringKeyed: [String: Any] = [
             "Pattern": [
-                ["Event": ["EventType": "HapticTransient", "Time": 0, "EventParameters": [["ParameterID": "HapticIntensity", "ParameterValue": 1]]]],
-            ],
+                ["Event": ["EventType": "HapticTransient", "Time": 0, "EventParameters": [["ParameterID": "HapticIntensity", "ParameterValue": 1]]]]
+            ]
         ]
         // iOS code casts with `as!`; here the key is String itself, so the cast always succeeds.
         let anyDictionary: Any = stringKeyed
@@ -60,17 +82,22 @@ struct PatternDictionaryTests {
     @Test("exportDictionary round-trips through init(dictionary:) and JSONSerialization")
     func exportRoundTrip() throws {
         let events = [
-            CHHapticEvent(eventType: .hapticTransient, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 0.7)],
-                          relativeTime: 0),
-            CHHapticEvent(eventType: .hapticContinuous, parameters: [
-                CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.1),
-                CHHapticEventParameter(parameterID: .releaseTime, value: 0.3),
-            ], relativeTime: 0.1, duration: 0.25),
+            CHHapticEvent(
+                eventType: .hapticTransient, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 0.7)],
+                relativeTime: 0),
+            CHHapticEvent(
+                eventType: .hapticContinuous,
+                parameters: [
+                    CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.1),
+                    CHHapticEventParameter(parameterID: .releaseTime, value: 0.3),
+                ], relativeTime: 0.1, duration: 0.25),
         ]
-        let curve = CHHapticParameterCurve(parameterID: .hapticIntensityControl, controlPoints: [
-            CHHapticParameterCurve.ControlPoint(relativeTime: 0, value: 1),
-            CHHapticParameterCurve.ControlPoint(relativeTime: 0.2, value: 0.2),
-        ], relativeTime: 0.1)
+        let curve = CHHapticParameterCurve(
+            parameterID: .hapticIntensityControl,
+            controlPoints: [
+                CHHapticParameterCurve.ControlPoint(relativeTime: 0, value: 1),
+                CHHapticParameterCurve.ControlPoint(relativeTime: 0.2, value: 0.2),
+            ], relativeTime: 0.1)
         let pattern = try CHHapticPattern(events: events, parameterCurves: [curve])
         let exported = try pattern.exportDictionary()
         let elements = try #require(exported[.pattern] as? [[CHHapticPattern.Key: Any]])
@@ -95,20 +122,36 @@ struct PatternDictionaryTests {
         expectError(.invalidPatternData) { _ = try CHHapticPattern(dictionary: [.pattern: [Any]()]) }
         expectError(.invalidPatternDictionary) { _ = try CHHapticPattern(dictionary: [.version: 1.0]) }
         expectError(.invalidEventType) {
-            _ = try CHHapticPattern(dictionary: [.pattern: [[CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: "HapticSplash", CHHapticPattern.Key.time: 0.0]]]])
+            _ = try CHHapticPattern(dictionary: [
+                .pattern: [[CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: "HapticSplash", CHHapticPattern.Key.time: 0.0]]]
+            ])
         }
         expectError(.invalidEventTime) {
-            _ = try CHHapticPattern(dictionary: [.pattern: [[CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient, CHHapticPattern.Key.time: -1.0]]]])
+            _ = try CHHapticPattern(dictionary: [
+                .pattern: [
+                    [CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient, CHHapticPattern.Key.time: -1.0]]
+                ]
+            ])
         }
         expectError(.invalidEventTime) {
-            _ = try CHHapticPattern(dictionary: [.pattern: [[CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient]]]])
+            _ = try CHHapticPattern(dictionary: [
+                .pattern: [[CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient]]]
+            ])
         }
         expectError(.badEventEntry) { _ = try CHHapticPattern(dictionary: [.pattern: [[CHHapticPattern.Key.event: 5]]]) }
         expectError(.invalidPatternDictionary) {
-            _ = try CHHapticPattern(dictionary: [.pattern: [[CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient, CHHapticPattern.Key.time: Double.nan]]]])
+            _ = try CHHapticPattern(dictionary: [
+                .pattern: [
+                    [CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient, CHHapticPattern.Key.time: Double.nan]]
+                ]
+            ])
         }
         expectError(.invalidPatternDictionary) {
-            _ = try CHHapticPattern(dictionary: [.pattern: [[CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient, CHHapticPattern.Key.time: Date()]]]])
+            _ = try CHHapticPattern(dictionary: [
+                .pattern: [
+                    [CHHapticPattern.Key.event: [CHHapticPattern.Key.eventType: CHHapticEvent.EventType.hapticTransient, CHHapticPattern.Key.time: Date()]]
+                ]
+            ])
         }
     }
 

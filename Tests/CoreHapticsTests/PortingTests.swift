@@ -11,10 +11,12 @@ private final class BumpEvent: CHHapticEvent {
 
     init(label: String, at time: TimeInterval) {
         self.label = label
-        super.init(eventType: .hapticTransient, parameters: [
-            CHHapticEventParameter(parameterID: .hapticIntensity, value: 0.7),
-            CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.9),
-        ], relativeTime: time)
+        super.init(
+            eventType: .hapticTransient,
+            parameters: [
+                CHHapticEventParameter(parameterID: .hapticIntensity, value: 0.7),
+                CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.9),
+            ], relativeTime: time)
     }
 }
 
@@ -145,14 +147,19 @@ struct PortingTests {
         let output = FileOutput()
         try output.run {
             let engine = try CHHapticEngine()
-            let id = try engine.registerAudioResource(sound, options: [CHHapticAudioResourceKeyLoopEnabled: true,
-                                                                      CHHapticAudioResourceKeyUseVolumeEnvelope: false])
+            let id = try engine.registerAudioResource(
+                sound,
+                options: [
+                    CHHapticAudioResourceKeyLoopEnabled: true,
+                    CHHapticAudioResourceKeyUseVolumeEnvelope: false,
+                ])
             #expect(id != 0)
             expectError(.fileNotFound) { _ = try engine.registerAudioResource(sound.appendingPathExtension("missing")) }
             expectError(.invalidAudioResource) { _ = try engine.registerAudioResource(URL(string: "https://example.com/a.wav")!) }
 
-            let event = CHHapticEvent(audioResourceID: id, parameters: [CHHapticEventParameter(parameterID: .audioVolume, value: 0.5)],
-                                      relativeTime: 0.1, duration: 0.2)
+            let event = CHHapticEvent(
+                audioResourceID: id, parameters: [CHHapticEventParameter(parameterID: .audioVolume, value: 0.5)],
+                relativeTime: 0.1, duration: 0.2)
             #expect(event.type == .audioCustom)
             let pattern = try CHHapticPattern(events: [event], parameters: [])
             expectError(.operationNotPermitted) { _ = try pattern.exportDictionary() }

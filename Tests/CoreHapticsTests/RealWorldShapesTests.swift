@@ -13,13 +13,13 @@ struct RealWorldShapesTests {
         // Plugins hand AHAP text over a C boundary and parse it with Foundation's object graph:
         // the nested values are then NSMutableArray / NSMutableDictionary / NSNumber.
         let ahap = #"""
-        {"Version": 1, "Pattern": [
-          {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 0.4,
-                     "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1}]}},
-          {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0,
-                              "ParameterCurveControlPoints": [{"Time": 0, "ParameterValue": 1},
-                                                              {"Time": 0.3, "ParameterValue": 0.2}]}}]}
-        """#
+            {"Version": 1, "Pattern": [
+              {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 0.4,
+                         "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1}]}},
+              {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0,
+                                  "ParameterCurveControlPoints": [{"Time": 0, "ParameterValue": 1},
+                                                                  {"Time": 0.3, "ParameterValue": 0.2}]}}]}
+            """#
         let object = try JSONSerialization.jsonObject(with: Data(ahap.utf8), options: .mutableContainers)
         let mutable = try #require(object as? NSMutableDictionary)
         let dictionary = try #require(mutable as? [CHHapticPattern.Key: Any])

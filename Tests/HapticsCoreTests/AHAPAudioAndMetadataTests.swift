@@ -5,11 +5,12 @@ import HapticsCore
 
 @Suite("AudioCustom events and metadata")
 struct AHAPAudioAndMetadataTests {
-    private let audioEvent = document("""
-    { "Event": { "Time": 0.2, "EventType": "AudioCustom", "EventWaveformPath": "sounds/pop.wav",
-                 "EventWaveformUseVolumeEnvelope": false, "EventWaveformLoopEnabled": true,
-                 "EventParameters": [ { "ParameterID": "AudioVolume", "ParameterValue": 0.5 } ] } }
-    """)
+    private let audioEvent = document(
+        """
+        { "Event": { "Time": 0.2, "EventType": "AudioCustom", "EventWaveformPath": "sounds/pop.wav",
+                     "EventWaveformUseVolumeEnvelope": false, "EventWaveformLoopEnabled": true,
+                     "EventParameters": [ { "ParameterID": "AudioVolume", "ParameterValue": 0.5 } ] } }
+        """)
 
     @Test("an AudioCustom event keeps its path as written and its flags")
     func audioResource() throws {
@@ -46,13 +47,15 @@ struct AHAPAudioAndMetadataTests {
 
     @Test("flags that are absent or null stay unset")
     func optionalFlags() throws {
-        let document = try decode(document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": \"a.wav\", \"EventWaveformLoopEnabled\": null } }"))
+        let document = try decode(
+            document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": \"a.wav\", \"EventWaveformLoopEnabled\": null } }"))
         #expect(document.pattern.events.first?.audio == HapticEvent.AudioResource(path: "a.wav"))
     }
 
     @Test("metadata keeps Project, Created, Description and other string keys")
     func metadata() throws {
-        let json = "{ \"Metadata\": { \"Project\": \"Pop\", \"Created\": \"today\", \"Description\": \"a tap\", \"Author\": \"me\" }, \"Pattern\": [ \(transient()) ] }"
+        let json =
+            "{ \"Metadata\": { \"Project\": \"Pop\", \"Created\": \"today\", \"Description\": \"a tap\", \"Author\": \"me\" }, \"Pattern\": [ \(transient()) ] }"
         let document = try decode(json)
         #expect(document.pattern.metadata == HapticPattern.Metadata(project: "Pop", created: "today", description: "a tap", other: ["Author": "me"]))
         #expect(document.diagnostics.isEmpty)

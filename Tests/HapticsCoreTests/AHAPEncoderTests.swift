@@ -17,57 +17,57 @@ struct AHAPEncoderTests {
     @Test("the output has Core Haptics' key order, two-space indentation and a trailing newline")
     func canonicalText() {
         let expected = #"""
-        {
-          "Version": 1.0,
-          "Metadata": {
-            "Project": "Demo",
-            "Description": "line\nbreak",
-            "Alpha": "a",
-            "Zeta": "z"
-          },
-          "Pattern": [
             {
-              "Event": {
-                "Time": 0.5,
-                "EventType": "HapticContinuous",
-                "EventDuration": 0.25,
-                "EventParameters": [
-                  { "ParameterID": "HapticSharpness", "ParameterValue": 0.1 },
-                  { "ParameterID": "HapticIntensity", "ParameterValue": 1.0 }
-                ]
-              }
-            },
-            {
-              "Event": {
-                "Time": 0.0,
-                "EventType": "AudioCustom",
-                "EventDuration": 0.0,
-                "EventParameters": [],
-                "EventWaveformPath": "pop \"big\".wav",
-                "EventWaveformLoopEnabled": false
-              }
-            },
-            {
-              "Parameter": {
-                "ParameterID": "HapticIntensityControl",
-                "Time": 1.0,
-                "ParameterValue": 0.4
-              }
-            },
-            {
-              "ParameterCurve": {
-                "ParameterID": "HapticSharpnessControl",
-                "Time": 0.125,
-                "ParameterCurveControlPoints": [
-                  { "Time": 0.0, "ParameterValue": -0.5 },
-                  { "Time": 1e-05, "ParameterValue": 0.3 }
-                ]
-              }
+              "Version": 1.0,
+              "Metadata": {
+                "Project": "Demo",
+                "Description": "line\nbreak",
+                "Alpha": "a",
+                "Zeta": "z"
+              },
+              "Pattern": [
+                {
+                  "Event": {
+                    "Time": 0.5,
+                    "EventType": "HapticContinuous",
+                    "EventDuration": 0.25,
+                    "EventParameters": [
+                      { "ParameterID": "HapticSharpness", "ParameterValue": 0.1 },
+                      { "ParameterID": "HapticIntensity", "ParameterValue": 1.0 }
+                    ]
+                  }
+                },
+                {
+                  "Event": {
+                    "Time": 0.0,
+                    "EventType": "AudioCustom",
+                    "EventDuration": 0.0,
+                    "EventParameters": [],
+                    "EventWaveformPath": "pop \"big\".wav",
+                    "EventWaveformLoopEnabled": false
+                  }
+                },
+                {
+                  "Parameter": {
+                    "ParameterID": "HapticIntensityControl",
+                    "Time": 1.0,
+                    "ParameterValue": 0.4
+                  }
+                },
+                {
+                  "ParameterCurve": {
+                    "ParameterID": "HapticSharpnessControl",
+                    "Time": 0.125,
+                    "ParameterCurveControlPoints": [
+                      { "Time": 0.0, "ParameterValue": -0.5 },
+                      { "Time": 1e-05, "ParameterValue": 0.3 }
+                    ]
+                  }
+                }
+              ]
             }
-          ]
-        }
 
-        """#
+            """#
         #expect(AHAPEncoder().encodeText(pattern) == expected)
     }
 

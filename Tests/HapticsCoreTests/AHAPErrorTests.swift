@@ -67,8 +67,11 @@ struct AHAPErrorTests {
     func elementShape() {
         expectError(document("[1]"), at: "Pattern[0]", containing: "found an array")
         expectError(document("{}"), at: "Pattern[0]", containing: "empty element")
-        expectError(document("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticTransient\" }, \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterValue\": 1 } }"),
-                    at: "Pattern[0]", containing: "'Event' and 'Parameter'")
+        expectError(
+            document(
+                "{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticTransient\" }, \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterValue\": 1 } }"
+            ),
+            at: "Pattern[0]", containing: "'Event' and 'Parameter'")
     }
 
     @Test("a negative event time is rejected at Pattern[N].Event.Time")
@@ -84,8 +87,11 @@ struct AHAPErrorTests {
     @Test("negative durations and control point times are rejected")
     func negativeDurations() {
         expectError(document(transient(extra: "\"EventDuration\": -1")), at: "Pattern[0].Event.EventDuration", containing: "negative duration")
-        expectError(document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": -0.1, \"ParameterValue\": 1 } ] } }"),
-                    at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0].Time", containing: "negative time")
+        expectError(
+            document(
+                "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": -0.1, \"ParameterValue\": 1 } ] } }"
+            ),
+            at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0].Time", containing: "negative time")
     }
 
     @Test("an unknown event type is rejected, suggesting the real one")
@@ -98,20 +104,28 @@ struct AHAPErrorTests {
 
     @Test("parameter entries need both an ID and a value")
     func incompleteParameters() {
-        expectError(document(transient(extra: "\"EventParameters\": [ { \"ParameterValue\": 1 } ]")),
-                    at: "Pattern[0].Event.EventParameters[0].ParameterID", containing: "missing 'ParameterID'")
-        expectError(document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\" } ]")),
-                    at: "Pattern[0].Event.EventParameters[0].ParameterValue", containing: "missing 'ParameterValue'")
-        expectError(document("{ \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0 } }"),
-                    at: "Pattern[0].Parameter.ParameterValue", containing: "missing 'ParameterValue'")
-        expectError(document("{ \"Parameter\": { \"Time\": 0, \"ParameterValue\": 1 } }"),
-                    at: "Pattern[0].Parameter.ParameterID", containing: "missing 'ParameterID'")
-        expectError(document("{ \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"ParameterValue\": 1 } }"),
-                    at: "Pattern[0].Parameter.Time", containing: "missing 'Time'")
-        expectError(document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0 } }"),
-                    at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints", containing: "missing 'ParameterCurveControlPoints'")
-        expectError(document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": 0 } ] } }"),
-                    at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0].ParameterValue", containing: "missing 'ParameterValue'")
+        expectError(
+            document(transient(extra: "\"EventParameters\": [ { \"ParameterValue\": 1 } ]")),
+            at: "Pattern[0].Event.EventParameters[0].ParameterID", containing: "missing 'ParameterID'")
+        expectError(
+            document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\" } ]")),
+            at: "Pattern[0].Event.EventParameters[0].ParameterValue", containing: "missing 'ParameterValue'")
+        expectError(
+            document("{ \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0 } }"),
+            at: "Pattern[0].Parameter.ParameterValue", containing: "missing 'ParameterValue'")
+        expectError(
+            document("{ \"Parameter\": { \"Time\": 0, \"ParameterValue\": 1 } }"),
+            at: "Pattern[0].Parameter.ParameterID", containing: "missing 'ParameterID'")
+        expectError(
+            document("{ \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"ParameterValue\": 1 } }"),
+            at: "Pattern[0].Parameter.Time", containing: "missing 'Time'")
+        expectError(
+            document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0 } }"),
+            at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints", containing: "missing 'ParameterCurveControlPoints'")
+        expectError(
+            document(
+                "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": 0 } ] } }"),
+            at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0].ParameterValue", containing: "missing 'ParameterValue'")
     }
 
     /// A value of the wrong JSON type at each level, where it is, and what the message says.
@@ -126,15 +140,43 @@ struct AHAPErrorTests {
         (document("{ \"Event\": { \"Time\": 0, \"EventType\": 1 } }"), "Pattern[0].Event.EventType", "expected a string, found a number (1)"),
         (document(transient(extra: "\"EventDuration\": true")), "Pattern[0].Event.EventDuration", "expected a number, found true"),
         (document(transient(extra: "\"EventParameters\": {}")), "Pattern[0].Event.EventParameters", "expected an array of parameters, found an object"),
-        (document(transient(extra: "\"EventParameters\": [ 1 ]")), "Pattern[0].Event.EventParameters[0]", "expected an object with 'ParameterID' and 'ParameterValue', found a number (1)"),
-        (document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": 5, \"ParameterValue\": 1 } ]")), "Pattern[0].Event.EventParameters[0].ParameterID", "expected a string, found a number (5)"),
-        (document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": \"high\" } ]")), "Pattern[0].Event.EventParameters[0].ParameterValue", "expected a number, found a string (\"high\")"),
-        (document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": 7 } }"), "Pattern[0].Event.EventWaveformPath", "expected a string, found a number (7)"),
-        (document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": \"a.wav\", \"EventWaveformLoopEnabled\": 1 } }"), "Pattern[0].Event.EventWaveformLoopEnabled", "expected true or false, found a number (1)"),
-        (document("{ \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": [], \"ParameterValue\": 1 } }"), "Pattern[0].Parameter.Time", "expected a number, found an array"),
-        (document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": {} } }"), "Pattern[0].ParameterCurve.ParameterCurveControlPoints", "expected an array of control points, found an object"),
-        (document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ [0, 1] ] } }"), "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0]", "expected an object with 'Time' and 'ParameterValue', found an array"),
-        (document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": 0, \"ParameterValue\": false } ] } }"), "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0].ParameterValue", "expected a number, found false"),
+        (
+            document(transient(extra: "\"EventParameters\": [ 1 ]")), "Pattern[0].Event.EventParameters[0]",
+            "expected an object with 'ParameterID' and 'ParameterValue', found a number (1)"
+        ),
+        (
+            document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": 5, \"ParameterValue\": 1 } ]")),
+            "Pattern[0].Event.EventParameters[0].ParameterID", "expected a string, found a number (5)"
+        ),
+        (
+            document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": \"high\" } ]")),
+            "Pattern[0].Event.EventParameters[0].ParameterValue", "expected a number, found a string (\"high\")"
+        ),
+        (
+            document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": 7 } }"), "Pattern[0].Event.EventWaveformPath",
+            "expected a string, found a number (7)"
+        ),
+        (
+            document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": \"a.wav\", \"EventWaveformLoopEnabled\": 1 } }"),
+            "Pattern[0].Event.EventWaveformLoopEnabled", "expected true or false, found a number (1)"
+        ),
+        (
+            document("{ \"Parameter\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": [], \"ParameterValue\": 1 } }"), "Pattern[0].Parameter.Time",
+            "expected a number, found an array"
+        ),
+        (
+            document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": {} } }"),
+            "Pattern[0].ParameterCurve.ParameterCurveControlPoints", "expected an array of control points, found an object"
+        ),
+        (
+            document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ [0, 1] ] } }"),
+            "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0]", "expected an object with 'Time' and 'ParameterValue', found an array"
+        ),
+        (
+            document(
+                "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": 0, \"ParameterValue\": false } ] } }"
+            ), "Pattern[0].ParameterCurve.ParameterCurveControlPoints[0].ParameterValue", "expected a number, found false"
+        ),
     ]
 
     @Test("a value of the wrong JSON type is rejected, saying what was expected and found", arguments: wrongTypes)
@@ -144,12 +186,15 @@ struct AHAPErrorTests {
 
     @Test("AudioCustom events need a sound file path")
     func audioCustomWithoutPath() {
-        expectError(document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\" } }"),
-                    at: "Pattern[0].Event.EventWaveformPath", containing: "missing 'EventWaveformPath'")
-        expectError(document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": null } }"),
-                    at: "Pattern[0].Event.EventWaveformPath", containing: "missing 'EventWaveformPath'")
-        expectError(document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": \"\" } }"),
-                    at: "Pattern[0].Event.EventWaveformPath", containing: "empty")
+        expectError(
+            document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\" } }"),
+            at: "Pattern[0].Event.EventWaveformPath", containing: "missing 'EventWaveformPath'")
+        expectError(
+            document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": null } }"),
+            at: "Pattern[0].Event.EventWaveformPath", containing: "missing 'EventWaveformPath'")
+        expectError(
+            document("{ \"Event\": { \"Time\": 0, \"EventType\": \"AudioCustom\", \"EventWaveformPath\": \"\" } }"),
+            at: "Pattern[0].Event.EventWaveformPath", containing: "empty")
     }
 
     @Test("NaN and infinite numbers are rejected")
@@ -163,19 +208,21 @@ struct AHAPErrorTests {
 
     @Test("as many problems as possible are reported at once, errors first")
     func collectsProblems() throws {
-        let json = document("""
-        { "Event": { "Time": -1, "EventType": "HapticTransient", "Colour": 1 } },
-        { "Event": { "EventType": "Buzz" } },
-        { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 0, "ParameterValue": 7 } }
-        """)
+        let json = document(
+            """
+            { "Event": { "Time": -1, "EventType": "HapticTransient", "Colour": 1 } },
+            { "Event": { "EventType": "Buzz" } },
+            { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 0, "ParameterValue": 7 } }
+            """)
         let error = try #require(throws: AHAPError.self) { try decode(json) }
-        #expect(error.diagnostics.map(\.location) == [
-            "Pattern[0].Event.Time",
-            "Pattern[1].Event.EventType",
-            "Pattern[1].Event.Time",
-            "Pattern[0].Event.Colour",
-            "Pattern[2].Parameter.ParameterValue",
-        ])
+        #expect(
+            error.diagnostics.map(\.location) == [
+                "Pattern[0].Event.Time",
+                "Pattern[1].Event.EventType",
+                "Pattern[1].Event.Time",
+                "Pattern[0].Event.Colour",
+                "Pattern[2].Parameter.ParameterValue",
+            ])
         #expect(error.diagnostics.map(\.severity) == [.error, .error, .error, .warning, .warning])
         #expect(error.description == "test.ahap:1:53: error: negative time -1; a time must be 0 or more [Pattern[0].Event.Time]")
     }

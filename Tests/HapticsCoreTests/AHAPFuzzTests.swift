@@ -29,10 +29,12 @@ struct AHAPFuzzTests {
         #"{"Pattern": [{"Event": {"EventTime": 1e-3, "EventType": "AudioContinuous", "EventDuration": 30, "EventWaveformPath": null}}]}"#,
     ]
 
-    static let words = ["\"Pattern\": ", "\"Event\": ", "\"Time\": ", "\"EventType\": ", "\"EventDuration\": ", "\"EventParameters\": ",
-                        "\"ParameterID\": ", "\"ParameterValue\": ", "\"ParameterCurve\": ", "\"ParameterCurveControlPoints\": ",
-                        "\"HapticTransient\"", "\"HapticContinuous\"", "\"AudioCustom\"", "\"HapticIntensityControl\"",
-                        "\"Parameter\": ", "\"Version\": ", ", ", "[", "]", "{", "}"]
+    static let words = [
+        "\"Pattern\": ", "\"Event\": ", "\"Time\": ", "\"EventType\": ", "\"EventDuration\": ", "\"EventParameters\": ",
+        "\"ParameterID\": ", "\"ParameterValue\": ", "\"ParameterCurve\": ", "\"ParameterCurveControlPoints\": ",
+        "\"HapticTransient\"", "\"HapticContinuous\"", "\"AudioCustom\"", "\"HapticIntensityControl\"",
+        "\"Parameter\": ", "\"Version\": ", ", ", "[", "]", "{", "}",
+    ]
 
     /// One input, in both modes: it decodes with warnings of one line each, or fails with
     /// errors of one line each, the first an error naming the source.
@@ -42,13 +44,15 @@ struct AHAPFuzzTests {
             do throws(AHAPError) {
                 let document = try AHAPDecoder(mode: mode).decode(Data(bytes), source: "fuzz.ahap")
                 outcome = .loaded
-                let clean = !document.pattern.isEmpty
+                let clean =
+                    !document.pattern.isEmpty
                     && document.diagnostics.allSatisfy { $0.severity == .warning && !$0.description.contains(where: \.isNewline) }
                 #expect(clean, "\(label): \(document.diagnostics)")
                 if !clean { return .failed }
             } catch {
                 outcome = .refused
-                let clean = error.diagnostics.first?.severity == .error
+                let clean =
+                    error.diagnostics.first?.severity == .error
                     && error.diagnostics.allSatisfy { !$0.message.isEmpty && !$0.description.contains(where: \.isNewline) }
                     && error.description.hasPrefix("fuzz.ahap")
                 #expect(clean, "\(label): \(error.diagnostics)")

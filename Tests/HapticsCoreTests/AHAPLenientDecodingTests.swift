@@ -7,28 +7,30 @@ struct AHAPLenientDecodingTests {
     @Test("a full pattern decodes into the model, elements in file order")
     func decodesModel() throws {
         let json = """
-        {
-          "Version": 1.0,
-          "Pattern": [
-            { "Event": { "Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 0.25,
-                         "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.8 },
-                                              { "ParameterID": "Sustained", "ParameterValue": 0 } ] } },
-            { "Parameter": { "ParameterID": "HapticSharpnessControl", "Time": 0.2, "ParameterValue": -0.3 } },
-            { "Event": { "Time": 0.1, "EventType": "HapticTransient",
-                         "EventParameters": [ { "ParameterID": "HapticSharpness", "ParameterValue": 1 } ] } },
-            { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 0.3,
-                                  "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 },
-                                                                   { "Time": 0.2, "ParameterValue": 0.25 } ] } }
-          ]
-        }
-        """
+            {
+              "Version": 1.0,
+              "Pattern": [
+                { "Event": { "Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 0.25,
+                             "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.8 },
+                                                  { "ParameterID": "Sustained", "ParameterValue": 0 } ] } },
+                { "Parameter": { "ParameterID": "HapticSharpnessControl", "Time": 0.2, "ParameterValue": -0.3 } },
+                { "Event": { "Time": 0.1, "EventType": "HapticTransient",
+                             "EventParameters": [ { "ParameterID": "HapticSharpness", "ParameterValue": 1 } ] } },
+                { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 0.3,
+                                      "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 },
+                                                                       { "Time": 0.2, "ParameterValue": 0.25 } ] } }
+              ]
+            }
+            """
         let document = try decode(json)
         #expect(document.diagnostics.isEmpty)
         let expected = HapticPattern(
             events: [
-                HapticEvent(.continuous, at: 0.5, duration: 0.25, parameters: [
-                    .init(.hapticIntensity, 0.8), .init(.sustained, 0),
-                ]),
+                HapticEvent(
+                    .continuous, at: 0.5, duration: 0.25,
+                    parameters: [
+                        .init(.hapticIntensity, 0.8), .init(.sustained, 0),
+                    ]),
                 HapticEvent(.transient, at: 0.1, parameters: [.init(.hapticSharpness, 1)]),
             ],
             parameters: [HapticDynamicParameter(.hapticSharpnessControl, -0.3, at: 0.2)],
@@ -86,7 +88,9 @@ struct AHAPLenientDecodingTests {
 
     @Test("Apple's prose names Duration and Value get the real key names as suggestions")
     func documentedMisnomers() throws {
-        let json = document("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"Duration\": 1, \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 1, \"Value\": 0.5 } ] } }")
+        let json = document(
+            "{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"Duration\": 1, \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 1, \"Value\": 0.5 } ] } }"
+        )
         // Without 'EventDuration' the continuous event is an error; the warnings come with it.
         let error = try #require(throws: AHAPError.self) { try decode(json) }
         #expect(error.errors.map(\.message) == ["missing 'EventDuration': a HapticContinuous event needs its length in seconds"])
@@ -105,25 +109,27 @@ struct AHAPLenientDecodingTests {
 
     @Test("out-of-range values are clamped in the model with a warning each")
     func outOfRangeValues() throws {
-        let json = document("""
-        { "Event": { "Time": 0, "EventType": "HapticTransient", "EventParameters": [
-            { "ParameterID": "HapticIntensity", "ParameterValue": 1.5 },
-            { "ParameterID": "HapticSharpness", "ParameterValue": -2 },
-            { "ParameterID": "AudioPan", "ParameterValue": -0.5 } ] } },
-        { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 0, "ParameterValue": 3 } },
-        { "ParameterCurve": { "ParameterID": "HapticSharpnessControl", "Time": 0,
-            "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": -1.5 }, { "Time": 1, "ParameterValue": 0.5 } ] } }
-        """)
+        let json = document(
+            """
+            { "Event": { "Time": 0, "EventType": "HapticTransient", "EventParameters": [
+                { "ParameterID": "HapticIntensity", "ParameterValue": 1.5 },
+                { "ParameterID": "HapticSharpness", "ParameterValue": -2 },
+                { "ParameterID": "AudioPan", "ParameterValue": -0.5 } ] } },
+            { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 0, "ParameterValue": 3 } },
+            { "ParameterCurve": { "ParameterID": "HapticSharpnessControl", "Time": 0,
+                "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": -1.5 }, { "Time": 1, "ParameterValue": 0.5 } ] } }
+            """)
         let document = try decode(json)
         #expect(document.pattern.events[0].parameters.map(\.value) == [1, 0, -0.5])
         #expect(document.pattern.parameters[0].value == 1)
         #expect(document.pattern.curves[0].controlPoints.map(\.value) == [-1, 0.5])
-        #expect(document.diagnostics.map(\.location) == [
-            "Pattern[0].Event.EventParameters[0].ParameterValue",
-            "Pattern[0].Event.EventParameters[1].ParameterValue",
-            "Pattern[1].Parameter.ParameterValue",
-            "Pattern[2].ParameterCurve.ParameterCurveControlPoints[0].ParameterValue",
-        ])
+        #expect(
+            document.diagnostics.map(\.location) == [
+                "Pattern[0].Event.EventParameters[0].ParameterValue",
+                "Pattern[0].Event.EventParameters[1].ParameterValue",
+                "Pattern[1].Parameter.ParameterValue",
+                "Pattern[2].ParameterCurve.ParameterCurveControlPoints[0].ParameterValue",
+            ])
         #expect(document.diagnostics[0].message == "HapticIntensity 1.5 is outside 0...1; clamped to 1")
     }
 
@@ -143,12 +149,13 @@ struct AHAPLenientDecodingTests {
 
     @Test("EventTime and ParameterTime stand in for Time")
     func timeAliases() throws {
-        let json = document("""
-        { "Event": { "EventTime": 0.25, "EventType": "HapticTransient" } },
-        { "Parameter": { "ParameterID": "HapticIntensityControl", "ParameterTime": 0.5, "ParameterValue": 0.5 } },
-        { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "ParameterTime": 0.75,
-                              "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 } ] } }
-        """)
+        let json = document(
+            """
+            { "Event": { "EventTime": 0.25, "EventType": "HapticTransient" } },
+            { "Parameter": { "ParameterID": "HapticIntensityControl", "ParameterTime": 0.5, "ParameterValue": 0.5 } },
+            { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "ParameterTime": 0.75,
+                                  "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 } ] } }
+            """)
         let document = try decode(json)
         #expect(document.diagnostics.isEmpty)
         #expect(document.pattern.events[0].relativeTime == 0.25)
@@ -165,33 +172,36 @@ struct AHAPLenientDecodingTests {
 
     @Test("unknown parameter IDs are skipped with a warning suggesting the real ID")
     func unknownParameterIDs() throws {
-        let json = document("""
-        { "Event": { "Time": 0, "EventType": "HapticTransient", "EventParameters": [
-            { "ParameterID": "HapticIntensty", "ParameterValue": 0.3 },
-            { "ParameterID": "HapticSharpness", "ParameterValue": 0.4 } ] } },
-        { "Parameter": { "ParameterID": "HapticIntensity", "Time": 0, "ParameterValue": 0.5 } },
-        { "ParameterCurve": { "ParameterID": "Wobble", "Time": 0, "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 } ] } }
-        """)
+        let json = document(
+            """
+            { "Event": { "Time": 0, "EventType": "HapticTransient", "EventParameters": [
+                { "ParameterID": "HapticIntensty", "ParameterValue": 0.3 },
+                { "ParameterID": "HapticSharpness", "ParameterValue": 0.4 } ] } },
+            { "Parameter": { "ParameterID": "HapticIntensity", "Time": 0, "ParameterValue": 0.5 } },
+            { "ParameterCurve": { "ParameterID": "Wobble", "Time": 0, "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 } ] } }
+            """)
         let document = try decode(json)
         #expect(document.pattern.events[0].parameters == [.init(.hapticSharpness, 0.4)])
         #expect(document.pattern.parameters.isEmpty)
         #expect(document.pattern.curves.isEmpty)
-        #expect(document.diagnostics.map(\.location) == [
-            "Pattern[0].Event.EventParameters[0].ParameterID",
-            "Pattern[1].Parameter.ParameterID",
-            "Pattern[2].ParameterCurve.ParameterID",
-        ])
+        #expect(
+            document.diagnostics.map(\.location) == [
+                "Pattern[0].Event.EventParameters[0].ParameterID",
+                "Pattern[1].Parameter.ParameterID",
+                "Pattern[2].ParameterCurve.ParameterID",
+            ])
         #expect(document.diagnostics.map(\.suggestion) == ["HapticIntensity", "HapticIntensityControl", nil])
     }
 
     @Test("a parameter given twice keeps the last value, with a warning")
     func repeatedEventParameter() throws {
-        let json = document("""
-        { "Event": { "Time": 0, "EventType": "HapticTransient", "EventParameters": [
-            { "ParameterID": "HapticIntensity", "ParameterValue": 0.3 },
-            { "ParameterID": "HapticSharpness", "ParameterValue": 0.4 },
-            { "ParameterID": "HapticIntensity", "ParameterValue": 0.9 } ] } }
-        """)
+        let json = document(
+            """
+            { "Event": { "Time": 0, "EventType": "HapticTransient", "EventParameters": [
+                { "ParameterID": "HapticIntensity", "ParameterValue": 0.3 },
+                { "ParameterID": "HapticSharpness", "ParameterValue": 0.4 },
+                { "ParameterID": "HapticIntensity", "ParameterValue": 0.9 } ] } }
+            """)
         let document = try decode(json)
         #expect(document.pattern.events[0].parameters == [.init(.hapticSharpness, 0.4), .init(.hapticIntensity, 0.9)])
         #expect(document.diagnostics.map(\.location) == ["Pattern[0].Event.EventParameters[2]"])
@@ -207,11 +217,12 @@ struct AHAPLenientDecodingTests {
 
     @Test("unsorted control points are sorted, stably, with a warning")
     func unsortedControlPoints() throws {
-        let json = document("""
-        { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 0, "ParameterCurveControlPoints": [
-            { "Time": 0.5, "ParameterValue": 0.5 }, { "Time": 0, "ParameterValue": 1 },
-            { "Time": 0.5, "ParameterValue": 0.2 }, { "Time": 0.25, "ParameterValue": 0.7 } ] } }
-        """)
+        let json = document(
+            """
+            { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 0, "ParameterCurveControlPoints": [
+                { "Time": 0.5, "ParameterValue": 0.5 }, { "Time": 0, "ParameterValue": 1 },
+                { "Time": 0.5, "ParameterValue": 0.2 }, { "Time": 0.25, "ParameterValue": 0.7 } ] } }
+            """)
         let document = try decode(json)
         let points = document.pattern.curves[0].controlPoints
         #expect(points.map(\.relativeTime) == [0, 0.25, 0.5, 0.5])
@@ -222,7 +233,8 @@ struct AHAPLenientDecodingTests {
     @Test("curves with more than 16 points load with a warning and keep every point")
     func longCurves() throws {
         let points = (0..<17).map { "{ \"Time\": \($0), \"ParameterValue\": 0.5 }" }.joined(separator: ",")
-        let json = document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ \(points) ] } }")
+        let json = document(
+            "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ \(points) ] } }")
         let document = try decode(json)
         #expect(document.pattern.curves[0].controlPoints.count == 17)
         #expect(document.diagnostics.count == 1)
@@ -231,7 +243,8 @@ struct AHAPLenientDecodingTests {
 
     @Test("a curve without points is skipped with a warning")
     func emptyCurve() throws {
-        let json = document(transient() + ", { \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [] } }")
+        let json = document(
+            transient() + ", { \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [] } }")
         let document = try decode(json)
         #expect(document.pattern.curves.isEmpty)
         #expect(document.diagnostics.map(\.location) == ["Pattern[1].ParameterCurve.ParameterCurveControlPoints"])
@@ -239,7 +252,9 @@ struct AHAPLenientDecodingTests {
 
     @Test("continuous events longer than 30 s load with a warning")
     func longContinuousEvents() throws {
-        let json = document("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 45 } }, { \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 30 } }")
+        let json = document(
+            "{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 45 } }, { \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 30 } }"
+        )
         let document = try decode(json)
         #expect(document.pattern.events.map(\.duration) == [45, 30])
         #expect(document.diagnostics.map(\.location) == ["Pattern[0].Event.EventDuration"])
@@ -248,7 +263,10 @@ struct AHAPLenientDecodingTests {
 
     @Test("integers are accepted where floats are expected")
     func integers() throws {
-        let document = try decode(document("{ \"Event\": { \"Time\": 1, \"EventType\": \"HapticContinuous\", \"EventDuration\": 2, \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 1 } ] } }"))
+        let document = try decode(
+            document(
+                "{ \"Event\": { \"Time\": 1, \"EventType\": \"HapticContinuous\", \"EventDuration\": 2, \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 1 } ] } }"
+            ))
         #expect(document.pattern.events[0] == HapticEvent(.continuous, at: 1, duration: 2, parameters: [.init(.hapticIntensity, 1)]))
         #expect(document.diagnostics.isEmpty)
     }

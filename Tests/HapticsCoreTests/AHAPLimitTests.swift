@@ -20,7 +20,9 @@ struct AHAPLimitTests {
         let found = errors(of: json)
         #expect(found.map(\.location) == ["Pattern"])
         #expect(found.first?.message.contains("3600 s limit") == true)
-        let curve = document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 3000, \"ParameterCurveControlPoints\": [ { \"Time\": 601, \"ParameterValue\": 1 } ] } }")
+        let curve = document(
+            "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 3000, \"ParameterCurveControlPoints\": [ { \"Time\": 601, \"ParameterValue\": 1 } ] } }"
+        )
         #expect(errors(of: curve).map(\.location) == ["Pattern"])
     }
 
@@ -35,7 +37,8 @@ struct AHAPLimitTests {
     @Test("a curve with more points than the hard limit is rejected in every mode")
     func controlPointLimit() {
         let points = (0..<1025).map { "{ \"Time\": \(Double($0) / 1000), \"ParameterValue\": 1 }" }.joined(separator: ",")
-        let json = document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ \(points) ] } }")
+        let json = document(
+            "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ \(points) ] } }")
         for mode in ValidationMode.allCases {
             let found = errors(of: json, mode: mode)
             #expect(found.map(\.location) == ["Pattern[0].ParameterCurve.ParameterCurveControlPoints"])

@@ -10,8 +10,9 @@ struct AHAPPlausibilityTests {
         "{ \"Event\": { \"Time\": \(time), \"EventType\": \"\(type)\"\(duration.map { ", \"EventDuration\": \($0)" } ?? "") } }"
     }
 
-    @Test("a continuous event without EventDuration is an error in every mode (Core Haptics refuses it)",
-          arguments: ["HapticContinuous", "AudioContinuous"], ValidationMode.allCases)
+    @Test(
+        "a continuous event without EventDuration is an error in every mode (Core Haptics refuses it)",
+        arguments: ["HapticContinuous", "AudioContinuous"], ValidationMode.allCases)
     func continuousNeedsDuration(type: String, mode: ValidationMode) {
         let found = errors(of: document(continuous(type: type)), mode: mode)
         #expect(found.map(\.location) == ["Pattern[0].Event.EventDuration"])
@@ -28,8 +29,11 @@ struct AHAPPlausibilityTests {
     func warningsBesideErrors() {
         let found = diagnostics(of: document(continuous(at: "-1", duration: "40") + ", " + continuous(at: "-2")))
         #expect(found.map(\.severity) == [.error, .error, .error, .warning])
-        #expect(found.map(\.location) == ["Pattern[0].Event.Time", "Pattern[1].Event.Time", "Pattern[1].Event.EventDuration",
-                                          "Pattern[0].Event.EventDuration"])
+        #expect(
+            found.map(\.location) == [
+                "Pattern[0].Event.Time", "Pattern[1].Event.Time", "Pattern[1].Event.EventDuration",
+                "Pattern[0].Event.EventDuration",
+            ])
         #expect(found.last?.message.contains("longer than the 30 s Core Haptics allows") == true)
     }
 
@@ -41,7 +45,10 @@ struct AHAPPlausibilityTests {
         let warning = try #require(lenient.diagnostics.first)
         #expect(warning.severity == .warning)
         #expect(warning.location == "Pattern[1].Event.Time")
-        #expect(warning.message == "time 120 s looks like milliseconds: every time and duration in the file is a whole number, and AHAP times are in seconds (120 ms is 0.12 s); did you mean milliseconds?")
+        #expect(
+            warning.message
+                == "time 120 s looks like milliseconds: every time and duration in the file is a whole number, and AHAP times are in seconds (120 ms is 0.12 s); did you mean milliseconds?"
+        )
         let strict = errors(of: json, mode: .strict)
         #expect(strict.map(\.location) == ["Pattern[1].Event.Time"])
     }
@@ -57,7 +64,9 @@ struct AHAPPlausibilityTests {
     func implausibleLength() throws {
         let long = diagnostics(of: document(transient(at: "0.5") + ", " + transient(at: "95.25")))
         #expect(long.map(\.location) == ["Pattern"])
-        #expect(long.first?.message == "the pattern lasts 95.25 s, longer than a haptic pattern plausibly is (90 s); AHAP times are in seconds: did you mean milliseconds?")
+        #expect(
+            long.first?.message
+                == "the pattern lasts 95.25 s, longer than a haptic pattern plausibly is (90 s); AHAP times are in seconds: did you mean milliseconds?")
         // Like the corpus's 70 s test clip: three whole-number events of 30, 30 and 10 s.
         let clip = document(continuous(at: "0", duration: "30") + ", " + continuous(at: "30", duration: "30") + ", " + continuous(at: "60", duration: "10"))
         #expect(try decode(clip, mode: .strict).diagnostics.isEmpty)

@@ -11,18 +11,34 @@ struct AHAPStrictDecodingTests {
         ("{ \"Version\": 1.5, \"Pattern\": [ \(transient()) ] }", "Version"),
         (document(transient(extra: "\"Colour\": 1")), "Pattern[0].Event.Colour"),
         (document(transient() + ", { \"ParameterCurves\": {} }"), "Pattern[1].ParameterCurves"),
-        (document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 2 } ]")),
-         "Pattern[0].Event.EventParameters[0].ParameterValue"),
-        (document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"Loudness\", \"ParameterValue\": 1 } ]")),
-         "Pattern[0].Event.EventParameters[0].ParameterID"),
-        (document(transient() + ", { \"Parameter\": { \"ParameterID\": \"Loudness\", \"Time\": 0, \"ParameterValue\": 1 } }"),
-         "Pattern[1].Parameter.ParameterID"),
-        (document("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 31 } }"),
-         "Pattern[0].Event.EventDuration"),
-        (document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ \((0..<17).map { "{ \"Time\": \($0), \"ParameterValue\": 1 }" }.joined(separator: ",")) ] } }"),
-         "Pattern[0].ParameterCurve.ParameterCurveControlPoints"),
-        (document("{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": 1, \"ParameterValue\": 1 }, { \"Time\": 0, \"ParameterValue\": 0 } ] } }"),
-         "Pattern[0].ParameterCurve.ParameterCurveControlPoints"),
+        (
+            document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 2 } ]")),
+            "Pattern[0].Event.EventParameters[0].ParameterValue"
+        ),
+        (
+            document(transient(extra: "\"EventParameters\": [ { \"ParameterID\": \"Loudness\", \"ParameterValue\": 1 } ]")),
+            "Pattern[0].Event.EventParameters[0].ParameterID"
+        ),
+        (
+            document(transient() + ", { \"Parameter\": { \"ParameterID\": \"Loudness\", \"Time\": 0, \"ParameterValue\": 1 } }"),
+            "Pattern[1].Parameter.ParameterID"
+        ),
+        (
+            document("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 31 } }"),
+            "Pattern[0].Event.EventDuration"
+        ),
+        (
+            document(
+                "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ \((0..<17).map { "{ \"Time\": \($0), \"ParameterValue\": 1 }" }.joined(separator: ",")) ] } }"
+            ),
+            "Pattern[0].ParameterCurve.ParameterCurveControlPoints"
+        ),
+        (
+            document(
+                "{ \"ParameterCurve\": { \"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": [ { \"Time\": 1, \"ParameterValue\": 1 }, { \"Time\": 0, \"ParameterValue\": 0 } ] } }"
+            ),
+            "Pattern[0].ParameterCurve.ParameterCurveControlPoints"
+        ),
         (document("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticTransient\", \"Time\": 1 } }"), "Pattern[0].Event.Time"),
         ("{ \"Metadata\": { \"Rating\": 5 }, \"Pattern\": [ \(transient()) ] }", "Metadata.Rating"),
     ]

@@ -76,9 +76,10 @@ struct CorpusTests {
         let file = try #require(Corpus.file("apple__unityplugins__Effects__Bounce.ahap"))
         let pattern = try AHAPDecoder().decode(contentsOf: file).pattern
         #expect(pattern.metadata.project == "Apple.CoreHaptics Unity Plug-in")
-        #expect(pattern.events == [
-            HapticEvent(.transient, at: 0, parameters: [.init(.hapticIntensity, 1), .init(.hapticSharpness, 0.54)]),
-            HapticEvent(.continuous, at: 0.01, duration: 0.038, parameters: [.init(.hapticIntensity, 0.35), .init(.hapticSharpness, 0.2)]),
-        ])
+        #expect(
+            pattern.events == [
+                HapticEvent(.transient, at: 0, parameters: [.init(.hapticIntensity, 1), .init(.hapticSharpness, 0.54)]),
+                HapticEvent(.continuous, at: 0.01, duration: 0.038, parameters: [.init(.hapticIntensity, 0.35), .init(.hapticSharpness, 0.2)]),
+            ])
     }
 }

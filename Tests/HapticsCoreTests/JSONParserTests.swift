@@ -25,9 +25,11 @@ struct JSONParserTests {
 
     @Test("numbers read exactly as Double(String) reads them")
     func numbersMatchDoubleParsing() throws {
-        let texts = ["0", "-0", "1", "0.1", "0.20000000298023224", "1e-5", "1E+2", "-12.5e-3",
-                     "123456789012345678901234567890", "4.9406564584124654e-324", "1e-400",
-                     "1.7976931348623157e308", "0.30000000000000004"]
+        let texts = [
+            "0", "-0", "1", "0.1", "0.20000000298023224", "1e-5", "1E+2", "-12.5e-3",
+            "123456789012345678901234567890", "4.9406564584124654e-324", "1e-400",
+            "1.7976931348623157e308", "0.30000000000000004",
+        ]
         for text in texts {
             guard case .number(let number) = try value(text).content else {
                 Issue.record("\(text) did not parse as a number")
@@ -85,15 +87,17 @@ struct JSONParserTests {
         #expect(strings == ["a\"b\\c/d\u{08}\u{0C}\n\r\t", "é中", "😀", "plain é"])
     }
 
-    @Test("broken strings are rejected", arguments: [
-        (#"["\uD83D"]"#, "surrogate"),
-        (#"["\uDE00x"]"#, "surrogate"),
-        (#"["\uD83Dx"]"#, "surrogate"),
-        (#"["\u12G4"]"#, "hexadecimal"),
-        (#"["\q"]"#, "escape"),
-        ("[\"a\nb\"]", "control character"),
-        (#"["abc"#, "unterminated"),
-    ])
+    @Test(
+        "broken strings are rejected",
+        arguments: [
+            (#"["\uD83D"]"#, "surrogate"),
+            (#"["\uDE00x"]"#, "surrogate"),
+            (#"["\uD83Dx"]"#, "surrogate"),
+            (#"["\u12G4"]"#, "hexadecimal"),
+            (#"["\q"]"#, "escape"),
+            ("[\"a\nb\"]", "control character"),
+            (#"["abc"#, "unterminated"),
+        ])
     func brokenStrings(_ text: String, _ expected: String) throws {
         #expect(try failure(text).message.contains(expected))
     }
@@ -198,7 +202,8 @@ struct JSONParserTests {
     func offsets() throws {
         let text = "{\"a\": [true, null, \"x\"]}"
         guard case .object(let members) = try value(text).content,
-              case .array(let items) = members[0].value.content else {
+            case .array(let items) = members[0].value.content
+        else {
             Issue.record("not parsed")
             return
         }

@@ -7,11 +7,11 @@ struct PatternDurationTests {
     @Test("the latest of event ends, parameter times and curve ends")
     func latestElementWins() throws {
         let base = """
-        { "Event": { "Time": 0.5, "EventType": "HapticTransient", "EventDuration": 0.1 } },
-        { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 0.7, "ParameterValue": 1 } },
-        { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 0.2,
-            "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 }, { "Time": 0.6, "ParameterValue": 0 } ] } }
-        """
+            { "Event": { "Time": 0.5, "EventType": "HapticTransient", "EventDuration": 0.1 } },
+            { "Parameter": { "ParameterID": "HapticIntensityControl", "Time": 0.7, "ParameterValue": 1 } },
+            { "ParameterCurve": { "ParameterID": "HapticIntensityControl", "Time": 0.2,
+                "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 }, { "Time": 0.6, "ParameterValue": 0 } ] } }
+            """
         // Curve: 0.2 + 0.6.
         #expect(try decode(document(base)).pattern.duration == 0.2 + 0.6)
         // A later parameter.
@@ -23,10 +23,11 @@ struct PatternDurationTests {
 
     @Test("a sustained continuous event ends after its duration plus its release")
     func sustainedRelease() throws {
-        let json = document("""
-        { "Event": { "Time": 1, "EventType": "HapticContinuous", "EventDuration": 0.5,
-                     "EventParameters": [ { "ParameterID": "ReleaseTime", "ParameterValue": 0.5 } ] } }
-        """)
+        let json = document(
+            """
+            { "Event": { "Time": 1, "EventType": "HapticContinuous", "EventDuration": 0.5,
+                         "EventParameters": [ { "ParameterID": "ReleaseTime", "ParameterValue": 0.5 } ] } }
+            """)
         // Release 0.5 lasts 5 ms × 1000^0.5.
         let release = 0.005 * pow(1000, 0.5)
         #expect(abs(try decode(json).pattern.duration - (1.5 + release)) < 1e-12)
@@ -34,12 +35,13 @@ struct PatternDurationTests {
 
     @Test("a non-sustained continuous event ends after attack and decay when they come first")
     func nonSustainedDecay() throws {
-        let json = document("""
-        { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 2,
-                     "EventParameters": [ { "ParameterID": "Sustained", "ParameterValue": 0 },
-                                          { "ParameterID": "AttackTime", "ParameterValue": 0 },
-                                          { "ParameterID": "DecayTime", "ParameterValue": 0 } ] } }
-        """)
+        let json = document(
+            """
+            { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 2,
+                         "EventParameters": [ { "ParameterID": "Sustained", "ParameterValue": 0 },
+                                              { "ParameterID": "AttackTime", "ParameterValue": 0 },
+                                              { "ParameterID": "DecayTime", "ParameterValue": 0 } ] } }
+            """)
         #expect(try decode(json).pattern.duration == 0.005 + 0.005)
     }
 

@@ -83,9 +83,11 @@ private struct RandomSource {
     mutating func curve() -> HapticParameterCurve {
         let id = HapticDynamicParameter.ID.allCases.randomElement(using: &rng) ?? .hapticIntensityControl
         let times = (0..<int(1...CoreHapticsLimits.maxControlPoints)).map { _ in number(in: 0...10) }.sorted()
-        return HapticParameterCurve(id, at: number(in: 0...plausibleStart), controlPoints: times.map {
-            HapticParameterCurve.ControlPoint(at: $0, number(in: id.range))
-        })
+        return HapticParameterCurve(
+            id, at: number(in: 0...plausibleStart),
+            controlPoints: times.map {
+                HapticParameterCurve.ControlPoint(at: $0, number(in: id.range))
+            })
     }
 
     mutating func metadata() -> HapticPattern.Metadata {

@@ -3,7 +3,6 @@ import HapticsTestSupport
 import Testing
 @testable import HapticsCore
 
-
 /// Decodes JSON text as the file `test.ahap`.
 func decode(_ json: String, mode: ValidationMode = .lenient, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
     try AHAPDecoder(mode: mode).decode(Data(json.utf8), source: "test.ahap", baseDirectory: baseDirectory)

@@ -26,8 +26,10 @@ struct AnalysisTests {
         let f1 = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0
         let errors = result.onsets.compactMap { o in truth.map { abs($0 - o) }.min() }.filter { $0 <= 0.01 }
         let meanError = errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count)
-        print(String(format: "clicks at %4.1f dB SNR: %d found, %d true, precision %.3f, recall %.3f, F1 %.3f, mean error %.2f ms",
-                     snr, result.onsets.count, truth.count, precision, recall, f1, meanError * 1000))
+        print(
+            String(
+                format: "clicks at %4.1f dB SNR: %d found, %d true, precision %.3f, recall %.3f, F1 %.3f, mean error %.2f ms",
+                snr, result.onsets.count, truth.count, precision, recall, f1, meanError * 1000))
         #expect(f1 >= 0.95, "F1 \(f1) at \(snr) dB")
         #expect(result.layers.transients.count == result.onsets.count)
     }
@@ -45,8 +47,10 @@ struct AnalysisTests {
         let audio = Measure.rmsEnvelope(samples, window: 480)
         let n = min(drive.count, audio.count)
         let r = Measure.correlation(Array(drive.prefix(n)), Array(audio.prefix(n)))
-        print(String(format: "envelope correlation %.4f (%d curve points for %.1f s)", r,
-                     pattern.curves.filter { $0.id == .hapticIntensityControl }.map(\.controlPoints.count).reduce(0, +), Double(audio.count) / 100))
+        print(
+            String(
+                format: "envelope correlation %.4f (%d curve points for %.1f s)", r,
+                pattern.curves.filter { $0.id == .hapticIntensityControl }.map(\.controlPoints.count).reduce(0, +), Double(audio.count) / 100))
         #expect(r >= 0.9)
         // The point budget holds: 20 points per second (+ chunk joins).
         let points = result.layers.intensity.count

@@ -23,11 +23,13 @@ struct CompressedFormatTests {
         return path
     }
 
-    @Test("FLAC, Ogg Vorbis and MP3 decode to the sound written", arguments: [
-        ("flac", Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)),
-        ("ogg", Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)),
-        ("mp3", Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)),
-    ])
+    @Test(
+        "FLAC, Ogg Vorbis and MP3 decode to the sound written",
+        arguments: [
+            ("flac", Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)),
+            ("ogg", Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)),
+            ("mp3", Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)),
+        ])
     func decode(name: String, format: Int32) throws {
         let sweep = SyntheticSounds.sweep(from: 200, to: 4000, duration: 2, sampleRate: 44_100)
         guard let path = Self.write(sweep, rate: 44_100, format: format, name: "sweep.\(name)") else {

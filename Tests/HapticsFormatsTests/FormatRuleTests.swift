@@ -18,12 +18,12 @@ struct FormatRuleTests {
             }
         }
         return """
-        { "version": { "major": 1, "minor": 0, "patch": 0 },
-          "metadata": { "editor": "test", "author": "me", "source": "", "project": "p", "tags": [], "description": "d" },
-          "signals": { "continuous": { "envelopes": {
-            "amplitude": [ \(points.joined(separator: ", ")) ],
-            "frequency": [ { "time": 0, "frequency": 0.49 }, { "time": 45, "frequency": 0.49 } ] } } } }
-        """
+            { "version": { "major": 1, "minor": 0, "patch": 0 },
+              "metadata": { "editor": "test", "author": "me", "source": "", "project": "p", "tags": [], "description": "d" },
+              "signals": { "continuous": { "envelopes": {
+                "amplitude": [ \(points.joined(separator: ", ")) ],
+                "frequency": [ { "time": 0, "frequency": 0.49 }, { "time": 45, "frequency": 0.49 } ] } } } }
+            """
     }()
 
     @Test(".haptic → AHAP: √amplitude, ducking, emphasis taps, √frequency, 30 s events, 16-point curves")
@@ -43,21 +43,21 @@ struct FormatRuleTests {
             #expect(abs(a.controlPoints.last!.value - b.controlPoints.first!.value) < 1e-9)
         }
         let first = try #require(intensity.first)
-        #expect(abs(first.controlPoints[0].value - 0.5) < 1e-9)                 // √0.25
+        #expect(abs(first.controlPoints[0].value - 0.5) < 1e-9)  // √0.25
         let t5 = 5 * 45 / 19.0
         var points: [(time: Double, value: Double)] = []
         for curve in intensity {
             for point in curve.controlPoints { points.append((curve.relativeTime + point.relativeTime, point.value)) }
         }
         let ducked = points.filter { abs($0.time - t5 + 0.00005) < 1e-6 }
-        #expect(ducked.contains { abs($0.value - 0.4) < 1e-4 })                 // 0.5 × 0.8, just before the tap's lift
+        #expect(ducked.contains { abs($0.value - 0.4) < 1e-4 })  // 0.5 × 0.8, just before the tap's lift
         let tap = try #require(pattern.events.first { $0.kind == .transient })
         #expect(abs(tap.relativeTime - t5) < 1e-9)
         #expect(abs(tap.value(of: .hapticSharpness) - 0.6) < 1e-9)
         // √0.81 = 0.9, divided by the curve there (it is lifted to 0.9 for the tap's onset).
         #expect(abs(tap.value(of: .hapticIntensity) - 1) < 1e-9)
         let sharpness = try #require(pattern.curves.first { $0.id == .hapticSharpnessControl })
-        #expect(abs(sharpness.controlPoints[0].value - 0.7) < 1e-9)              // √0.49
+        #expect(abs(sharpness.controlPoints[0].value - 0.7) < 1e-9)  // √0.49
         #expect(pattern.metadata.project == "p")
         #expect(notes.notes.contains { $0.kind == "ducking" })
     }
@@ -86,8 +86,9 @@ struct FormatRuleTests {
 
     @Test("Android envelope: starts at 0, steps become 1 ms ramps, ends at intensity 0")
     func androidEnvelope() throws {
-        let pattern = HapticPattern(events: [.continuous(at: 0.1, duration: 0.2, intensity: 1, sharpness: 0.25)],
-                                    parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.2)])
+        let pattern = HapticPattern(
+            events: [.continuous(at: 0.1, duration: 0.2, intensity: 1, sharpness: 0.25)],
+            parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.2)])
         var notes = ConversionNotes()
         let android = AndroidVibration(pattern, notes: &notes)
         #expect(android.envelope.last?.intensity == 0)

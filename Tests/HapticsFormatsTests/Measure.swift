@@ -9,13 +9,23 @@ enum Measure {
         let n = max(a.count, b.count)
         guard n > 1 else { return 1 }
         func at(_ x: [Double], _ i: Int) -> Double { i < x.count ? x[i] : 0 }
-        var ma = 0.0, mb = 0.0
-        for i in 0..<n { ma += at(a, i); mb += at(b, i) }
-        ma /= Double(n); mb /= Double(n)
-        var sab = 0.0, saa = 0.0, sbb = 0.0
+        var ma = 0.0
+        var mb = 0.0
         for i in 0..<n {
-            let x = at(a, i) - ma, y = at(b, i) - mb
-            sab += x * y; saa += x * x; sbb += y * y
+            ma += at(a, i)
+            mb += at(b, i)
+        }
+        ma /= Double(n)
+        mb /= Double(n)
+        var sab = 0.0
+        var saa = 0.0
+        var sbb = 0.0
+        for i in 0..<n {
+            let x = at(a, i) - ma
+            let y = at(b, i) - mb
+            sab += x * y
+            saa += x * x
+            sbb += y * y
         }
         guard saa > 0, sbb > 0 else { return saa == sbb ? 1 : 0 }
         return sab / (saa * sbb).squareRoot()
@@ -51,7 +61,8 @@ enum Measure {
     /// wideband profile's lowest frequency, 60 Hz) and raw sample correlation of two patterns'
     /// drive signals.
     static func similarity(_ a: HapticPattern, _ b: HapticPattern) -> (envelope: Double, raw: Double) {
-        let x = drive(a), y = drive(b)
+        let x = drive(a)
+        let y = drive(b)
         let envelope = correlation(Self.envelope(x, window: 480), Self.envelope(y, window: 480))
         let raw = correlation(x.map(Double.init), y.map(Double.init))
         return (envelope, raw)

@@ -12,12 +12,15 @@ enum SyntheticSounds {
     struct Random {
         var state: UInt64
         mutating func next() -> Double {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             return Double(state >> 11) / Double(1 << 53)
         }
         /// Standard normal (Box–Muller).
         mutating func gaussian() -> Double {
-            let u = max(next(), 1e-12), v = next()
+            let u = max(next(), 1e-12)
+            let v = next()
             return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
         }
     }

@@ -53,10 +53,12 @@ struct ALSADevicesTests {
         #expect(Set(object.keys) == ["sampleRate", "minimumPeriodFrames", "minimumBufferFrames", "minimumPeriodMilliseconds", "minimumBufferMilliseconds"])
     }
 
-    @Test("Sound-card devices are the ones ALSA names with CARD=", arguments: [
-        ("hw:CARD=PCH,DEV=0", "PCH"), ("plughw:CARD=Controller,DEV=0", "Controller"),
-        ("sysdefault:CARD=Generic", "Generic"), ("null", nil), ("pulse", nil),
-    ])
+    @Test(
+        "Sound-card devices are the ones ALSA names with CARD=",
+        arguments: [
+            ("hw:CARD=PCH,DEV=0", "PCH"), ("plughw:CARD=Controller,DEV=0", "Controller"),
+            ("sysdefault:CARD=Generic", "Generic"), ("null", nil), ("pulse", nil),
+        ])
     func cardOfName(name: String, card: String?) {
         #expect(ALSADevices.cardName(in: name) == card)
     }

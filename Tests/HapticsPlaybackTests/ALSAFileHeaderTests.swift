@@ -15,16 +15,18 @@ struct ALSAFileHeaderTests {
         return output.negotiatedFormat
     }
 
-    @Test("Float32 through file:'PATH',wav, file:FILE=PATH,FORMAT=wav and file:\"PATH\",wav: IEEE float tag 3, 32 bits, samples bit for bit",
-          arguments: ["file:'%@',wav", "file:FILE=%@,FORMAT=wav", "file:\"%@\",wav"], [1, 4])
+    @Test(
+        "Float32 through file:'PATH',wav, file:FILE=PATH,FORMAT=wav and file:\"PATH\",wav: IEEE float tag 3, 32 bits, samples bit for bit",
+        arguments: ["file:'%@',wav", "file:FILE=%@,FORMAT=wav", "file:\"%@\",wav"], [1, 4])
     func floatHeader(form: String, channels: Int) throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
         let url = folder.file("capture.wav")
         let frames = 2_000
-        let samples = TestSignals.interleave((0..<channels).map {
-            TestSignals.sine(frequency: 100 + 50 * Double($0), amplitude: 0.8, frames: frames, sampleRate: 48_000)
-        })
+        let samples = TestSignals.interleave(
+            (0..<channels).map {
+                TestSignals.sine(frequency: 100 + 50 * Double($0), amplitude: 0.8, frames: frames, sampleRate: 48_000)
+            })
         let format = try play(samples, device: form.replacingOccurrences(of: "%@", with: url.path), channelCount: channels, formats: [.float32, .s16])
         #expect(format == .float32)
         let wav = try WAVFile(contentsOf: url)
@@ -58,17 +60,19 @@ struct ALSAFileHeaderTests {
         #expect(bytes == expected)
     }
 
-    @Test("the file a file: PCM name writes to", arguments: [
-        ("file:'/tmp/out.wav',wav", "/tmp/out.wav"),
-        ("file:\"/tmp/a b,c.wav\",wav", "/tmp/a b,c.wav"),
-        ("file:/tmp/out.wav", "/tmp/out.wav"),
-        ("file:FILE=/tmp/out.wav,FORMAT=wav", "/tmp/out.wav"),
-        ("file:FORMAT=wav,FILE='/tmp/x.wav'", "/tmp/x.wav"),
-        ("file:'/tmp/%r.wav',wav", nil),
-        ("hw:0", nil),
-        ("null", nil),
-        ("file:", nil),
-    ] as [(String, String?)])
+    @Test(
+        "the file a file: PCM name writes to",
+        arguments: [
+            ("file:'/tmp/out.wav',wav", "/tmp/out.wav"),
+            ("file:\"/tmp/a b,c.wav\",wav", "/tmp/a b,c.wav"),
+            ("file:/tmp/out.wav", "/tmp/out.wav"),
+            ("file:FILE=/tmp/out.wav,FORMAT=wav", "/tmp/out.wav"),
+            ("file:FORMAT=wav,FILE='/tmp/x.wav'", "/tmp/x.wav"),
+            ("file:'/tmp/%r.wav',wav", nil),
+            ("hw:0", nil),
+            ("null", nil),
+            ("file:", nil),
+        ] as [(String, String?)])
     func parsesDeviceNames(device: String, path: String?) {
         #expect(ALSAFileHeader.path(fromDevice: device) == path)
     }

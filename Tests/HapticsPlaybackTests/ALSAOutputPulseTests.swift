@@ -25,7 +25,8 @@ struct ALSAOutputPulseTests {
         // Pulse's own latency is unknown, so the test measures between two bursts of one stream.
         let burst = TestSignals.sine(frequency: 200, amplitude: 0.5, frames: 960, sampleRate: Self.rate)
         var mono = [Float](repeating: 0, count: Self.rate * 3 / 4)
-        let firstAt = Self.rate / 10, secondAt = Self.rate * 35 / 100
+        let firstAt = Self.rate / 10
+        let secondAt = Self.rate * 35 / 100
         mono.replaceSubrange(firstAt..<firstAt + burst.count, with: burst)
         mono.replaceSubrange(secondAt..<secondAt + burst.count, with: burst)
         let samples = TestSignals.interleave([mono, mono])
@@ -49,8 +50,9 @@ struct ALSAOutputPulseTests {
         let first = try #require(TestSignals.onset(in: left, threshold: threshold), "no burst in the recording")
         let second = try #require(TestSignals.onset(in: left, after: first + burst.count, threshold: threshold), "no second burst")
         let tolerance = Self.rate * 2 / 1000
-        #expect(abs((second - first) - (secondAt - firstAt)) <= tolerance,
-                "bursts arrived \(second - first) frames apart, written \(secondAt - firstAt) apart")
+        #expect(
+            abs((second - first) - (secondAt - firstAt)) <= tolerance,
+            "bursts arrived \(second - first) frames apart, written \(secondAt - firstAt) apart")
 
         // A float sink at unity volume passes samples through: the burst comes back intact.
         let start = first - firstOnsetInBurst
@@ -83,15 +85,17 @@ struct ALSAOutputPulseTests {
 
         #expect(recoveries >= 1, "the pulse device reported no underrun")
         let first = try #require(TestSignals.onset(in: recorded, threshold: 0.01), "first segment missing")
-        let second = try #require(TestSignals.onset(in: recorded, after: first + firstSegment.count + Self.rate / 20, threshold: 0.01),
-                                  "second segment missing after the pause")
+        let second = try #require(
+            TestSignals.onset(in: recorded, after: first + firstSegment.count + Self.rate / 20, threshold: 0.01),
+            "second segment missing after the pause")
         // The pause shows as silence between the segments, at least as long as the sleep minus the buffer.
         #expect(second - first >= firstSegment.count + Self.rate / 5)
         let resumed = recorded[max(0, second - 10)..<min(recorded.count, second + Self.rate / 100)]
         let toneSlope = Float(0.5 * 2 * Double.pi * 200 / Double(Self.rate))
         let rampSlope = Float(0.5) / 48
-        #expect(TestSignals.largestStep(in: resumed) <= toneSlope + rampSlope + 1e-3,
-                "resumed with a step of \(TestSignals.largestStep(in: resumed))")
+        #expect(
+            TestSignals.largestStep(in: resumed) <= toneSlope + rampSlope + 1e-3,
+            "resumed with a step of \(TestSignals.largestStep(in: resumed))")
         // And the tone does come back at full level after the ramp.
         #expect((resumed.map { abs($0) }.max() ?? 0) > 0.45)
     }

@@ -26,8 +26,9 @@ struct SoundServerFaultTests {
         return connected
     }
 
-    @Test("SIGINT or SIGTERM ends play while the sound server is frozen, with 130 or 143",
-          arguments: [SIGINT, SIGTERM])
+    @Test(
+        "SIGINT or SIGTERM ends play while the sound server is frozen, with 130 or 143",
+        arguments: [SIGINT, SIGTERM])
     func frozenServer(signal: Int32) async throws {
         let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
         try await PulseAudioServer.withServer { server in
@@ -52,9 +53,10 @@ struct SoundServerFaultTests {
         let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
         try await PulseAudioServer.withServer { server in
             // What a shell does for a background job: SIGINT ignored, then exec.
-            let player = try ChildProcess(URL(fileURLWithPath: "/bin/sh"),
-                                          ["-c", "trap '' INT; exec \"$0\" play success --loop --device pulse", haptics.path],
-                                          environment: server.environment)
+            let player = try ChildProcess(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", "trap '' INT; exec \"$0\" play success --loop --device pulse", haptics.path],
+                environment: server.environment)
             defer { player.terminate() }
             try #require(try waitForStream(server, player), "the player never connected to the server")
             player.send(SIGINT)
@@ -75,8 +77,9 @@ struct SoundServerFaultTests {
         try await PulseAudioServer.withServer { server in
             let serverProcess = try #require(server.processIdentifier)
             let errors = server.directory.appendingPathComponent("play-stderr.txt")
-            let player = try ChildProcess(haptics, ["play", "success", "--loop", "--device", "pulse"],
-                                          environment: server.environment, standardError: errors)
+            let player = try ChildProcess(
+                haptics, ["play", "success", "--loop", "--device", "pulse"],
+                environment: server.environment, standardError: errors)
             defer { player.terminate() }
             try #require(try waitForStream(server, player), "the player never connected to the server")
             kill(serverProcess, SIGKILL)
@@ -94,8 +97,9 @@ struct SoundServerFaultTests {
             #expect(ending == .exited(69), "play \(ending!) after the server died")
             let stderr = lines(errors)
             #expect(stderr.count == 1, "\(stderr)")
-            #expect(stderr.first?.hasPrefix("haptics: ") == true && stderr.first?.contains("pulse") == true,
-                    "the line does not name the device: \(stderr)")
+            #expect(
+                stderr.first?.hasPrefix("haptics: ") == true && stderr.first?.contains("pulse") == true,
+                "the line does not name the device: \(stderr)")
         }
     }
 
@@ -106,8 +110,9 @@ struct SoundServerFaultTests {
         ending == .exited(128 + signal) || (allowingDefaultAction && ending == .signalled(signal))
     }
 
-    @Test("SIGINT or SIGTERM right after spawn, before the device opens: 130/143 (or killed by it before main), never a hang or a crash",
-          arguments: [SIGINT, SIGTERM])
+    @Test(
+        "SIGINT or SIGTERM right after spawn, before the device opens: 130/143 (or killed by it before main), never a hang or a crash",
+        arguments: [SIGINT, SIGTERM])
     func signalAtStartUp(signal: Int32) async throws {
         let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
         try await PulseAudioServer.withServer { server in
@@ -116,16 +121,18 @@ struct SoundServerFaultTests {
             // found the default action), so the sweep runs on past it into the device's opening.
             for delay in [0, 5, 10, 20, 40, 80, 160, 240, 320] as [UInt32] {
                 let errors = server.directory.appendingPathComponent("play-stderr.txt")
-                let player = try ChildProcess(haptics, ["play", "success", "--loop", "--device", "pulse"],
-                                              environment: server.environment, standardError: errors)
+                let player = try ChildProcess(
+                    haptics, ["play", "success", "--loop", "--device", "pulse"],
+                    environment: server.environment, standardError: errors)
                 defer { player.terminate() }
                 // Kept: the signal's delay after spawn is the variable under test.
                 usleep(delay * 1000)
                 kill(player.pid, signal)
                 let ending = player.waitForTermination(timeout: 5)
                 #expect(ending != nil, "play hung after a signal \(delay) ms after spawn")
-                #expect(Self.endedBy(signal, ending, allowingDefaultAction: true),
-                        "signal \(signal) \(delay) ms after spawn: \(ending.map(String.init(describing:)) ?? "still running"); \(lines(errors))")
+                #expect(
+                    Self.endedBy(signal, ending, allowingDefaultAction: true),
+                    "signal \(signal) \(delay) ms after spawn: \(ending.map(String.init(describing:)) ?? "still running"); \(lines(errors))")
                 if ending == .exited(128 + signal) {
                     handled += 1
                     #expect(lines(errors) == [signal == SIGTERM ? "haptics: terminated" : "haptics: interrupted"], "\(delay) ms: \(lines(errors))")
@@ -136,8 +143,9 @@ struct SoundServerFaultTests {
         }
     }
 
-    @Test("SIGINT or SIGTERM while the device drains the end of a pattern: 130/143 or, if it already ended, 0",
-          arguments: [SIGINT, SIGTERM])
+    @Test(
+        "SIGINT or SIGTERM while the device drains the end of a pattern: 130/143 or, if it already ended, 0",
+        arguments: [SIGINT, SIGTERM])
     func signalDuringDrain(signal: Int32) async throws {
         let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
         try await PulseAudioServer.withServer { server in
@@ -146,8 +154,9 @@ struct SoundServerFaultTests {
             // waits for the paced device to drain, for about 0.3 s after the stream appears.
             for offset in [100, 150, 200, 250, 300] as [UInt32] {
                 let errors = server.directory.appendingPathComponent("play-stderr.txt")
-                let player = try ChildProcess(haptics, ["play", "success", "--latency-ms", "300", "--device", "pulse"],
-                                              environment: server.environment, standardError: errors)
+                let player = try ChildProcess(
+                    haptics, ["play", "success", "--latency-ms", "300", "--device", "pulse"],
+                    environment: server.environment, standardError: errors)
                 defer { player.terminate() }
                 guard try waitForStream(server, player) else {
                     // Ended before the listing saw the stream: nothing to drain any more.
@@ -159,8 +168,9 @@ struct SoundServerFaultTests {
                 player.send(signal)
                 let ending = player.waitForTermination(timeout: 5)
                 #expect(ending != nil, "play hung after a signal during the drain")
-                #expect(ending == .exited(128 + signal) || ending == .exited(0),
-                        "signal \(signal) \(offset) ms into play: \(ending.map(String.init(describing:)) ?? "still running"); \(lines(errors))")
+                #expect(
+                    ending == .exited(128 + signal) || ending == .exited(0),
+                    "signal \(signal) \(offset) ms into play: \(ending.map(String.init(describing:)) ?? "still running"); \(lines(errors))")
                 if ending == .exited(128 + signal) { interrupted += 1 }
             }
             #expect(interrupted >= 1, "no signal landed while play was draining")

@@ -59,7 +59,9 @@ struct FeelTests {
 
     @Test("heavier impacts carry more energy and feel rounder")
     func weightOrder() {
-        let light = feel(.light), medium = feel(.impact(weight: .medium)), heavy = feel(.heavy)
+        let light = feel(.light)
+        let medium = feel(.impact(weight: .medium))
+        let heavy = feel(.heavy)
         #expect(medium.energy > light.energy * 2, "\(light.energy) → \(medium.energy)")
         #expect(heavy.energy > medium.energy * 2, "\(medium.energy) → \(heavy.energy)")
         #expect(light.segments[0].frequency > medium.segments[0].frequency)
@@ -76,7 +78,9 @@ struct FeelTests {
 
     @Test("rigid is crisper than solid, and solid crisper than soft")
     func flexibilityOrder() {
-        let rigid = feel(.rigid), solid = feel(.impact(flexibility: .solid)), soft = feel(.soft)
+        let rigid = feel(.rigid)
+        let solid = feel(.impact(flexibility: .solid))
+        let soft = feel(.soft)
         #expect(rigid.segments[0].frequency > solid.segments[0].frequency * 1.3)
         #expect(solid.segments[0].frequency > soft.segments[0].frequency * 1.3)
         #expect(abs(decibels(rigid.peak, over: soft.peak)) < 0.5, "flexibility changes sharpness, not strength")
@@ -84,7 +88,8 @@ struct FeelTests {
 
     @Test("notification knocks twice, slower than reject's double click")
     func notificationAndReject() throws {
-        let knock = feel(.notification), reject = feel(.reject)
+        let knock = feel(.notification)
+        let reject = feel(.reject)
         try #require(knock.count == 2 && reject.count == 2, "\(knock) / \(reject)")
         #expect(abs(decibels(knock.segments[0].peak, over: knock.segments[1].peak)) < 0.5)
         #expect(abs(decibels(reject.segments[0].peak, over: reject.segments[1].peak)) < 0.5)
@@ -120,7 +125,8 @@ struct FeelTests {
 
     @Test("toggleOn is higher and stronger than toggleOff")
     func toggles() {
-        let on = feel(.toggleOn), off = feel(.toggleOff)
+        let on = feel(.toggleOn)
+        let off = feel(.toggleOff)
         #expect(on.segments[0].frequency > off.segments[0].frequency * 1.5)
         #expect(decibels(on.peak, over: off.peak) >= 3)
     }
@@ -135,7 +141,8 @@ struct FeelTests {
 
     @Test("increase sweeps up in pitch and strength; decrease sweeps down")
     func sweeps() throws {
-        let up = feel(.increase), down = feel(.decrease)
+        let up = feel(.increase)
+        let down = feel(.decrease)
         try #require(up.count == 1 && down.count == 1, "\(up) / \(down)")
         #expect(up.segments[0].duration > 0.06 && down.segments[0].duration > 0.06)
         #expect(up.segments[0].endFrequency > up.segments[0].startFrequency * 1.5, "\(up)")
@@ -146,7 +153,8 @@ struct FeelTests {
 
     @Test("start builds up to its strongest moment at the end; stop starts with it and fades")
     func startAndStop() {
-        let start = feel(.start), stop = feel(.stop)
+        let start = feel(.start)
+        let stop = feel(.stop)
         let startPeak = start.samples.indices.max { abs(start.samples[$0]) < abs(start.samples[$1]) }!
         let stopPeak = stop.samples.indices.max { abs(stop.samples[$0]) < abs(stop.samples[$1]) }!
         #expect(Double(startPeak) / start.sampleRate > 0.8 * start.end, "\(start)")

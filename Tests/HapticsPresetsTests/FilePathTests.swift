@@ -26,7 +26,8 @@ struct FilePathTests {
         #expect(try ActuatorProfile(contentsOfFile: profile.path) == ActuatorProfile(contentsOf: profile))
         #expect(try HapticSettings.load(contentsOfFile: settings.path) == HapticSettings.load(contentsOf: settings))
 
-        let byURL = folder.appendingPathComponent("a.wav"), byPath = folder.appendingPathComponent("b.wav")
+        let byURL = folder.appendingPathComponent("a.wav")
+        let byPath = folder.appendingPathComponent("b.wav")
         try HapticRenderer(pattern: pattern).writeWAV(to: byURL, format: .f32)
         try HapticRenderer(pattern: pattern).writeWAV(to: byPath.path, format: .f32)
         #expect(try Data(contentsOf: byURL) == Data(contentsOf: byPath))

@@ -26,8 +26,9 @@ struct MeasuringToolTests {
 
     @Test("a continuous sweep shows its direction")
     func sweepDirection() {
-        let rising = HapticPattern(events: [.continuous(at: 0, duration: 0.1, intensity: 0.8, sharpness: 0.2)],
-                                   curves: [HapticParameterCurve(.hapticSharpnessControl, at: 0, points: [(0, 0), (0.1, 0.6)])])
+        let rising = HapticPattern(
+            events: [.continuous(at: 0, duration: 0.1, intensity: 0.8, sharpness: 0.2)],
+            curves: [HapticParameterCurve(.hapticSharpnessControl, at: 0, points: [(0, 0), (0.1, 0.6)])])
         let feel = Feel(rising)
         #expect(feel.count == 1)
         #expect(feel.segments.first.map { $0.endFrequency > $0.startFrequency * 1.5 } == true, "\(feel)")

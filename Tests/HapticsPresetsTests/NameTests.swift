@@ -31,11 +31,13 @@ struct NameTests {
         #expect(feedback.presetName == preset)
     }
 
-    @Test("names ignore case, hyphens and underscores", arguments: [
-        ("level-change", "levelChange"), ("level_change", "levelChange"), ("LEVELCHANGE", "levelChange"),
-        ("Path-Complete", "pathComplete"), ("texture_tick", "textureTick"), ("long-press", "longPress"),
-        ("toggle_off", "toggleOff"), ("direction-up", "increase"), ("SUCCESS", "success"),
-    ])
+    @Test(
+        "names ignore case, hyphens and underscores",
+        arguments: [
+            ("level-change", "levelChange"), ("level_change", "levelChange"), ("LEVELCHANGE", "levelChange"),
+            ("Path-Complete", "pathComplete"), ("texture_tick", "textureTick"), ("long-press", "longPress"),
+            ("toggle_off", "toggleOff"), ("direction-up", "increase"), ("SUCCESS", "success"),
+        ])
     func spellingVariants(name: String, preset: String) {
         #expect(PresetLibrary.info(named: name)?.name == preset)
         #expect(HapticFeedback(name: name)?.presetName == preset)
@@ -84,26 +86,30 @@ struct NameTests {
         #expect(PresetLibrary.all.first?.name == "success")
     }
 
-    @Test("the textual impact forms parse", arguments: [
-        ("impact(weight: heavy, intensity: 0.7)", HapticFeedback.impact(weight: .heavy, intensity: 0.7)),
-        (".impact(weight: .light)", .impact(weight: .light)),
-        ("impact(flexibility: soft, intensity: 0.25)", .impact(flexibility: .soft, intensity: 0.25)),
-        ("impact(intensity: 0.5)", .impact(intensity: 0.5)),
-        ("impact()", .impact),
-        ("heavy(intensity: 0.5)", .impact(weight: .heavy, intensity: 0.5)),
-        ("rigid", .impact(flexibility: .rigid)),
-        ("solid", .impact(flexibility: .solid)),
-        ("medium", .impact(weight: .medium)),
-    ])
+    @Test(
+        "the textual impact forms parse",
+        arguments: [
+            ("impact(weight: heavy, intensity: 0.7)", HapticFeedback.impact(weight: .heavy, intensity: 0.7)),
+            (".impact(weight: .light)", .impact(weight: .light)),
+            ("impact(flexibility: soft, intensity: 0.25)", .impact(flexibility: .soft, intensity: 0.25)),
+            ("impact(intensity: 0.5)", .impact(intensity: 0.5)),
+            ("impact()", .impact),
+            ("heavy(intensity: 0.5)", .impact(weight: .heavy, intensity: 0.5)),
+            ("rigid", .impact(flexibility: .rigid)),
+            ("solid", .impact(flexibility: .solid)),
+            ("medium", .impact(weight: .medium)),
+        ])
     func textualForms(text: String, expected: HapticFeedback) {
         #expect(HapticFeedback(name: text) == expected)
     }
 
-    @Test("malformed textual forms are rejected", arguments: [
-        "impact(weight: huge)", "impact(intensity: 2)", "impact(intensity: -0.1)", "impact(intensity: x)",
-        "success(intensity: 0.5)", "impact(weight: heavy, flexibility: soft)", "impact(weight: heavy",
-        "heavy(weight: light)", "impact(weight: heavy, weight: light)", "impact(colour: red)", "nosuch(intensity: 1)",
-    ])
+    @Test(
+        "malformed textual forms are rejected",
+        arguments: [
+            "impact(weight: huge)", "impact(intensity: 2)", "impact(intensity: -0.1)", "impact(intensity: x)",
+            "success(intensity: 0.5)", "impact(weight: heavy, flexibility: soft)", "impact(weight: heavy",
+            "heavy(weight: light)", "impact(weight: heavy, weight: light)", "impact(colour: red)", "nosuch(intensity: 1)",
+        ])
     func malformedTextualForms(text: String) {
         #expect(HapticFeedback(name: text) == nil)
     }

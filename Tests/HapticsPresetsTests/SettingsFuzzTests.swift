@@ -20,8 +20,10 @@ struct SettingsFuzzTests {
         "{}",
     ]
 
-    static let words = ["\"enabled\": ", "\"intensity\": ", "\"categories\": ", "\"device\": ", "\"profile\": ",
-                        "\"impact\": ", "\"selection\": ", "\"notification\": ", ", ", "{", "}", "true", "\"x\""]
+    static let words = [
+        "\"enabled\": ", "\"intensity\": ", "\"categories\": ", "\"device\": ", "\"profile\": ",
+        "\"impact\": ", "\"selection\": ", "\"notification\": ", ", ", "{", "}", "true", "\"x\"",
+    ]
 
     @Test("every damaged settings file either loads with in-range strengths or fails with one located line", .timeLimit(.minutes(1)))
     func damagedSettings() {
@@ -37,7 +39,8 @@ struct SettingsFuzzTests {
         do throws(HapticSettingsError) {
             let settings = try HapticSettings.decode(Data(bytes), source: "fuzz.json")
             outcome = .loaded
-            let valid = (0...1).contains(settings.intensity)
+            let valid =
+                (0...1).contains(settings.intensity)
                 && settings.categoryIntensities.values.allSatisfy { (0...1).contains($0) }
                 && settings.device.map { !$0.isEmpty } ?? true
                 && settings.profile.map { !$0.isEmpty } ?? true

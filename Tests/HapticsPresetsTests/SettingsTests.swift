@@ -80,24 +80,26 @@ struct SettingsTests {
         #expect(none.file == nil)
     }
 
-    @Test("malformed files give one line naming the file, the line and column, the key and the problem", arguments: [
-        ("{\n  \"intensity\": 0.5,\n  ^oops\n}", "expected a key in double quotes, found 'o'"),
-        ("{ \"intensity\": 0.5^", "unexpected end of input; expected ',' or '}' (the object opened at line 1, column 1 is not closed)"),
-        ("^", "the input is empty; expected a JSON object"),
-        ("^[0.5]", #"expected a JSON object, like {"intensity": 0.8}, got an array"#),
-        (#"{ "enabled": ^"yes" }"#, #"enabled: expected true or false, got "yes""#),
-        (#"{ "enabled": ^1 }"#, "enabled: expected true or false, got 1"),
-        (#"{ "intensity": ^1.5 }"#, "intensity: expected a number from 0 to 1, got 1.5"),
-        (#"{ "intensity": ^true }"#, "intensity: expected a number from 0 to 1, got true"),
-        (#"{ "intensity": ^null }"#, "intensity: expected a number from 0 to 1, got null"),
-        (#"{ ^"intesity": 0.5 }"#, "intesity: unknown setting (did you mean 'intensity'?)"),
-        (#"{ ^"volume": 0.5 }"#, "volume: unknown setting (known: enabled, intensity, categories, device, profile)"),
-        (#"{ "categories": ^[1] }"#, #"categories: expected an object of category strengths, like {"impact": 0.5}, got an array"#),
-        (#"{ "categories": { ^"impacts": 0.5 } }"#, "categories.impacts: unknown category (did you mean 'impact'?)"),
-        (#"{ "categories": { "impact": ^-1 } }"#, "categories.impact: expected a number from 0 to 1, got -1"),
-        (#"{ "intensity": 0.5, ^"intensity": 0.6 }"#, "intensity: duplicate key 'intensity'; the last value is used"),
-        (#"{ "intensity": 0.5^, }"#, "trailing comma before '}' (strict JSON does not allow it)"),
-    ])
+    @Test(
+        "malformed files give one line naming the file, the line and column, the key and the problem",
+        arguments: [
+            ("{\n  \"intensity\": 0.5,\n  ^oops\n}", "expected a key in double quotes, found 'o'"),
+            ("{ \"intensity\": 0.5^", "unexpected end of input; expected ',' or '}' (the object opened at line 1, column 1 is not closed)"),
+            ("^", "the input is empty; expected a JSON object"),
+            ("^[0.5]", #"expected a JSON object, like {"intensity": 0.8}, got an array"#),
+            (#"{ "enabled": ^"yes" }"#, #"enabled: expected true or false, got "yes""#),
+            (#"{ "enabled": ^1 }"#, "enabled: expected true or false, got 1"),
+            (#"{ "intensity": ^1.5 }"#, "intensity: expected a number from 0 to 1, got 1.5"),
+            (#"{ "intensity": ^true }"#, "intensity: expected a number from 0 to 1, got true"),
+            (#"{ "intensity": ^null }"#, "intensity: expected a number from 0 to 1, got null"),
+            (#"{ ^"intesity": 0.5 }"#, "intesity: unknown setting (did you mean 'intensity'?)"),
+            (#"{ ^"volume": 0.5 }"#, "volume: unknown setting (known: enabled, intensity, categories, device, profile)"),
+            (#"{ "categories": ^[1] }"#, #"categories: expected an object of category strengths, like {"impact": 0.5}, got an array"#),
+            (#"{ "categories": { ^"impacts": 0.5 } }"#, "categories.impacts: unknown category (did you mean 'impact'?)"),
+            (#"{ "categories": { "impact": ^-1 } }"#, "categories.impact: expected a number from 0 to 1, got -1"),
+            (#"{ "intensity": 0.5, ^"intensity": 0.6 }"#, "intensity: duplicate key 'intensity'; the last value is used"),
+            (#"{ "intensity": 0.5^, }"#, "trailing comma before '}' (strict JSON does not allow it)"),
+        ])
     func malformedFile(marked: String, expected: String) throws {
         let (text, line, column) = markedLocation(marked)
         let (loaded, file) = try load(text)
@@ -114,23 +116,27 @@ struct SettingsTests {
         #expect(loaded.settings == .standard, "a malformed file is ignored as a whole")
     }
 
-    @Test("every number and string of a settings file is checked, with the file, line, column and key", arguments: [
-        (#""intensity": ^-0.01"#, "intensity: expected a number from 0 to 1, got -0.01"),
-        (#""intensity": ^1.0001"#, "intensity: expected a number from 0 to 1, got 1.0001"),
-        (#""intensity": ^1e308"#, "intensity: expected a number from 0 to 1, got 1e+308"),
-        (#""intensity": ^"0.5""#, #"intensity: expected a number from 0 to 1, got "0.5""#),
-        (#""categories": { "selection": 0.5, "impact": ^2 }"#, "categories.impact: expected a number from 0 to 1, got 2"),
-        (#""categories": { "notification": ^-0.5 }"#, "categories.notification: expected a number from 0 to 1, got -0.5"),
-        (#""categories": { "impact": ^{} }"#, "categories.impact: expected a number from 0 to 1, got an empty object"),
-        (#""enabled": ^null"#, "enabled: expected true or false, got null"),
-        (#""device": ^"""#, #"device: expected a non-empty string of at most 256 characters, got """#),
-        (#""device": ^3"#, "device: expected a non-empty string of at most 256 characters, got 3"),
-        (#""device": ^"\#(String(repeating: "d", count: 257))""#,
-         #"device: expected a non-empty string of at most 256 characters, got "\#(String(repeating: "d", count: 40))…""#),
-        (#""device": ^"hw:0\n""#, #"device: expected a non-empty string of at most 256 characters without control characters, got "hw:0\n""#),
-        (#""profile": ^[]"#, "profile: expected a non-empty string of at most 4096 characters, got an empty array"),
-        (#""profile": ^false"#, "profile: expected a non-empty string of at most 4096 characters, got false"),
-    ])
+    @Test(
+        "every number and string of a settings file is checked, with the file, line, column and key",
+        arguments: [
+            (#""intensity": ^-0.01"#, "intensity: expected a number from 0 to 1, got -0.01"),
+            (#""intensity": ^1.0001"#, "intensity: expected a number from 0 to 1, got 1.0001"),
+            (#""intensity": ^1e308"#, "intensity: expected a number from 0 to 1, got 1e+308"),
+            (#""intensity": ^"0.5""#, #"intensity: expected a number from 0 to 1, got "0.5""#),
+            (#""categories": { "selection": 0.5, "impact": ^2 }"#, "categories.impact: expected a number from 0 to 1, got 2"),
+            (#""categories": { "notification": ^-0.5 }"#, "categories.notification: expected a number from 0 to 1, got -0.5"),
+            (#""categories": { "impact": ^{} }"#, "categories.impact: expected a number from 0 to 1, got an empty object"),
+            (#""enabled": ^null"#, "enabled: expected true or false, got null"),
+            (#""device": ^"""#, #"device: expected a non-empty string of at most 256 characters, got """#),
+            (#""device": ^3"#, "device: expected a non-empty string of at most 256 characters, got 3"),
+            (
+                #""device": ^"\#(String(repeating: "d", count: 257))""#,
+                #"device: expected a non-empty string of at most 256 characters, got "\#(String(repeating: "d", count: 40))…""#
+            ),
+            (#""device": ^"hw:0\n""#, #"device: expected a non-empty string of at most 256 characters without control characters, got "hw:0\n""#),
+            (#""profile": ^[]"#, "profile: expected a non-empty string of at most 4096 characters, got an empty array"),
+            (#""profile": ^false"#, "profile: expected a non-empty string of at most 4096 characters, got false"),
+        ])
     func everyFieldChecked(field: String, expected: String) throws {
         let (text, line, column) = markedLocation("{\n  " + field + "\n}")
         let (loaded, file) = try load(text)
@@ -141,20 +147,27 @@ struct SettingsTests {
 
     @Test("device and profile are kept, and the bounds of every range are accepted")
     func deviceAndProfile() throws {
-        let text = #"{ "intensity": 0, "categories": { "impact": 1, "selection": 0 }, "device": "plughw:CARD=Device,DEV=0", "profile": "/etc/haptics/my lra.json" }"#
+        let text =
+            #"{ "intensity": 0, "categories": { "impact": 1, "selection": 0 }, "device": "plughw:CARD=Device,DEV=0", "profile": "/etc/haptics/my lra.json" }"#
         let settings = try HapticSettings.decode(Data(text.utf8), source: "s.json")
-        #expect(settings == HapticSettings(intensity: 0, categoryIntensities: [.impact: 1, .selection: 0],
-                                           device: "plughw:CARD=Device,DEV=0", profile: "/etc/haptics/my lra.json"))
+        #expect(
+            settings
+                == HapticSettings(
+                    intensity: 0, categoryIntensities: [.impact: 1, .selection: 0],
+                    device: "plughw:CARD=Device,DEV=0", profile: "/etc/haptics/my lra.json"))
     }
 
-    @Test("malformed JSON gets the same located syntax errors as an AHAP file", arguments: [
-        "{ oops }", "{\"intensity\": 0.5,}", "{\"intensity\": 0.5, \"intensity\": 0.6}", "{\"intensity\": 1e999}",
-        "{\"intensity\": -Infinity}", "{\"device\": \"\\ud800\"}", "{\"intensity\": .5}", "{\"intensity\": 0.5", "",
-    ])
+    @Test(
+        "malformed JSON gets the same located syntax errors as an AHAP file",
+        arguments: [
+            "{ oops }", "{\"intensity\": 0.5,}", "{\"intensity\": 0.5, \"intensity\": 0.6}", "{\"intensity\": 1e999}",
+            "{\"intensity\": -Infinity}", "{\"device\": \"\\ud800\"}", "{\"intensity\": .5}", "{\"intensity\": 0.5", "",
+        ])
     func syntaxMatchesAHAP(text: String) throws {
         let ahap = try #require(throws: AHAPError.self) { try AHAPDecoder(mode: .strict).decode(Data(text.utf8), source: "x") }
         let diagnostic = try #require(ahap.errors.first)
-        let line = try #require(diagnostic.line), column = try #require(diagnostic.column)
+        let line = try #require(diagnostic.line)
+        let column = try #require(diagnostic.column)
         let message = diagnostic.message.replacingOccurrences(of: "line \(line), column \(column): ", with: "")
         let error = try #require(throws: HapticSettingsError.self) { try HapticSettings.decode(Data(text.utf8), source: "s.json") }
         #expect(error == .file(JSONFileError(file: "s.json", line: line, column: column, path: diagnostic.location, .syntax(message: message))))
@@ -211,10 +224,16 @@ struct SettingsTests {
         let (loaded, file) = try load(#"{ "intensity": 0.6 }"#, ["HAPTICS_DISABLED": "maybe", "HAPTICS_INTENSITY": "2"])
         defer { file.remove() }
         #expect(loaded.problems.map(\.source).sorted() == ["HAPTICS_DISABLED", "HAPTICS_INTENSITY"])
-        #expect(loaded.problems == [.variable(name: "HAPTICS_DISABLED", value: "maybe", expected: "1 or 0"),
-                                    .variable(name: "HAPTICS_INTENSITY", value: "2", expected: "a number from 0 to 1")])
-        #expect(loaded.problems.map(\.description) == ["HAPTICS_DISABLED: expected 1 or 0, got 'maybe'; ignored",
-                                                       "HAPTICS_INTENSITY: expected a number from 0 to 1, got '2'; ignored"])
+        #expect(
+            loaded.problems == [
+                .variable(name: "HAPTICS_DISABLED", value: "maybe", expected: "1 or 0"),
+                .variable(name: "HAPTICS_INTENSITY", value: "2", expected: "a number from 0 to 1"),
+            ])
+        #expect(
+            loaded.problems.map(\.description) == [
+                "HAPTICS_DISABLED: expected 1 or 0, got 'maybe'; ignored",
+                "HAPTICS_INTENSITY: expected a number from 0 to 1, got '2'; ignored",
+            ])
         #expect(loaded.settings.isEnabled)
         #expect(loaded.settings.intensity == 0.6)
     }

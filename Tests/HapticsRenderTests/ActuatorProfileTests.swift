@@ -19,12 +19,14 @@ struct ActuatorProfileTests {
         return (file.path, error.description)
     }
 
-    @Test("the built-in profiles have the README's bands, rates and channels", arguments: [
-        ("wideband", 60.0, 300.0, 1, [0]),
-        ("lra", 140.0, 220.0, 1, [0]),
-        ("dualsense", 50.0, 300.0, 4, [2, 3]),
-        ("shaker", 25.0, 80.0, 1, [0]),
-    ])
+    @Test(
+        "the built-in profiles have the README's bands, rates and channels",
+        arguments: [
+            ("wideband", 60.0, 300.0, 1, [0]),
+            ("lra", 140.0, 220.0, 1, [0]),
+            ("dualsense", 50.0, 300.0, 4, [2, 3]),
+            ("shaker", 25.0, 80.0, 1, [0]),
+        ])
     func builtIns(name: String, minimum: Double, maximum: Double, channels: Int, haptic: [Int]) throws {
         let profile = try #require(ActuatorProfile.named(name))
         #expect(profile.name == name)
@@ -47,7 +49,8 @@ struct ActuatorProfileTests {
     @Test("sharpness maps linearly onto the band and is clamped to 0…1")
     func frequencyMapping() {
         for profile in ActuatorProfile.builtIn {
-            let low = profile.minFrequency, high = profile.maxFrequency
+            let low = profile.minFrequency
+            let high = profile.maxFrequency
             #expect(profile.frequency(sharpness: 0) == low)
             #expect(profile.frequency(sharpness: 0.5) == (low + high) / 2)
             #expect(profile.frequency(sharpness: 1) == high)
@@ -95,13 +98,18 @@ struct ActuatorProfileTests {
     @Test("a profile file with every key loads as written, channels 1-based in the file and 0-based in the profile")
     func fullFile() throws {
         let folder = try TemporaryFolder()
-        let file = try folder.write("my.json", """
-        {"name": "my-lra", "minFrequency": 150, "maxFrequency": 210, "sampleRate": 96000,
-         "channels": 2, "hapticChannels": [2], "gain": 0.8, "intensityExponent": 1.5}
-        """)
+        let file = try folder.write(
+            "my.json",
+            """
+            {"name": "my-lra", "minFrequency": 150, "maxFrequency": 210, "sampleRate": 96000,
+             "channels": 2, "hapticChannels": [2], "gain": 0.8, "intensityExponent": 1.5}
+            """)
         let profile = try ActuatorProfile(contentsOf: file)
-        #expect(profile == ActuatorProfile(name: "my-lra", minFrequency: 150, maxFrequency: 210, sampleRate: 96_000,
-                                           channelCount: 2, hapticChannels: [1], gain: 0.8, intensityExponent: 1.5))
+        #expect(
+            profile
+                == ActuatorProfile(
+                    name: "my-lra", minFrequency: 150, maxFrequency: 210, sampleRate: 96_000,
+                    channelCount: 2, hapticChannels: [1], gain: 0.8, intensityExponent: 1.5))
     }
 
     @Test("a minimal profile file takes its name from the file and defaults for the rest")
@@ -158,24 +166,27 @@ struct ActuatorProfileTests {
         #expect(message == "\(file):1:3: expected a key in double quotes, found 'm'")
     }
 
-    @Test("malformed JSON gets the same located syntax errors as an AHAP file", arguments: [
-        "{ minFrequency: 1 ",
-        "{\n  \"minFrequency\": 60,\n  \"maxFrequency\": 300,\n}",
-        "{\"minFrequency\": 60, \"minFrequency\": 70, \"maxFrequency\": 300}",
-        "{\"minFrequency\": 6e999, \"maxFrequency\": 300}",
-        "{\"minFrequency\": NaN}",
-        "{\"minFrequency\": 060}",
-        "{\"name\": \"a\u{01}b\"}",
-        "{\"name\": \"\\x\"}",
-        "{\"minFrequency\": 60",
-        "{\"minFrequency\": 60} 1",
-        "",
-        "\u{FEFF}",
-    ])
+    @Test(
+        "malformed JSON gets the same located syntax errors as an AHAP file",
+        arguments: [
+            "{ minFrequency: 1 ",
+            "{\n  \"minFrequency\": 60,\n  \"maxFrequency\": 300,\n}",
+            "{\"minFrequency\": 60, \"minFrequency\": 70, \"maxFrequency\": 300}",
+            "{\"minFrequency\": 6e999, \"maxFrequency\": 300}",
+            "{\"minFrequency\": NaN}",
+            "{\"minFrequency\": 060}",
+            "{\"name\": \"a\u{01}b\"}",
+            "{\"name\": \"\\x\"}",
+            "{\"minFrequency\": 60",
+            "{\"minFrequency\": 60} 1",
+            "",
+            "\u{FEFF}",
+        ])
     func syntaxMatchesAHAP(text: String) throws {
         let ahap = try #require(throws: AHAPError.self) { try AHAPDecoder(mode: .strict).decode(Data(text.utf8), source: "x") }
         let diagnostic = try #require(ahap.errors.first)
-        let line = try #require(diagnostic.line), column = try #require(diagnostic.column)
+        let line = try #require(diagnostic.line)
+        let column = try #require(diagnostic.column)
         let message = diagnostic.message.replacingOccurrences(of: "line \(line), column \(column): ", with: "")
         let (file, profileMessage) = try loadError(text)
         let place = diagnostic.location.isEmpty ? "" : diagnostic.location + ": "
@@ -202,13 +213,18 @@ struct ActuatorProfileTests {
         let (file, message) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, "maxFrequncy": 250}"#)
         #expect(message == "\(file):1:43: maxFrequncy: unknown key (did you mean 'maxFrequency'?)")
         let (other, listed) = try loadError(#"{"minFrequency": 60, "maxFrequency": 300, "colour": "red"}"#)
-        #expect(listed == "\(other):1:43: colour: unknown key (known: name, minFrequency, maxFrequency, sampleRate, allowedSampleRates, channels, hapticChannels, gain, intensityExponent)")
+        #expect(
+            listed
+                == "\(other):1:43: colour: unknown key (known: name, minFrequency, maxFrequency, sampleRate, allowedSampleRates, channels, hapticChannels, gain, intensityExponent)"
+        )
     }
 
-    @Test("a missing frequency names the key, at the object", arguments: [
-        (#"{"maxFrequency": 300}"#, "minFrequency: missing (Hz at sharpness 0)"),
-        (#"{"minFrequency": 60}"#, "maxFrequency: missing (Hz at sharpness 1)"),
-    ])
+    @Test(
+        "a missing frequency names the key, at the object",
+        arguments: [
+            (#"{"maxFrequency": 300}"#, "minFrequency: missing (Hz at sharpness 0)"),
+            (#"{"minFrequency": 60}"#, "maxFrequency: missing (Hz at sharpness 1)"),
+        ])
     func missingKey(text: String, expected: String) throws {
         let (file, message) = try loadError(text)
         #expect(message == "\(file):1:1: \(expected)")
@@ -219,12 +235,14 @@ struct ActuatorProfileTests {
         try expectLocatedError(#"{"minFrequency": 200, "maxFrequency": ^100}"#, "maxFrequency: must not be below minFrequency (200 Hz)")
     }
 
-    @Test("a haptic channel outside 1…channels, or listed twice, is an error at that channel", arguments: [
-        ("[^0]", "hapticChannels[0]: expected a number from 1 to 2, got 0"),
-        ("[1, ^3]", "hapticChannels[1]: expected a number from 1 to 2, got 3"),
-        ("[2, ^2]", "hapticChannels[1]: channel 2 is listed twice"),
-        ("^[1, 2, 1]", "hapticChannels: has 3 items; at most 2 are allowed"),
-    ])
+    @Test(
+        "a haptic channel outside 1…channels, or listed twice, is an error at that channel",
+        arguments: [
+            ("[^0]", "hapticChannels[0]: expected a number from 1 to 2, got 0"),
+            ("[1, ^3]", "hapticChannels[1]: expected a number from 1 to 2, got 3"),
+            ("[2, ^2]", "hapticChannels[1]: channel 2 is listed twice"),
+            ("^[1, 2, 1]", "hapticChannels: has 3 items; at most 2 are allowed"),
+        ])
     func hapticChannelOutOfRange(channels: String, expected: String) throws {
         try expectLocatedError(Self.profileText(#""channels": 2, "hapticChannels": \#(channels)"#), expected)
     }
@@ -234,25 +252,29 @@ struct ActuatorProfileTests {
         try expectLocatedError(Self.profileText(#""gain": ^\#(gain)"#), "gain: expected a number from 0 to 4, got \(gain)")
     }
 
-    @Test("an integer field given as 1.5 names the field and asks for a whole number", arguments: [
-        (#""channels": ^1.5"#, "channels: expected a whole number from 1 to 32, got 1.5"),
-        (#""sampleRate": ^48000.5"#, "sampleRate: expected a whole number from 8000 to 192000 Hz, got 48000.5"),
-        (#""hapticChannels": [^1.5]"#, "hapticChannels[0]: expected a whole number from 1 to 1, got 1.5"),
-        (#""allowedSampleRates": [48000, ^44100.5]"#, "allowedSampleRates[1]: expected a whole number from 8000 to 192000 Hz, got 44100.5"),
-    ])
+    @Test(
+        "an integer field given as 1.5 names the field and asks for a whole number",
+        arguments: [
+            (#""channels": ^1.5"#, "channels: expected a whole number from 1 to 32, got 1.5"),
+            (#""sampleRate": ^48000.5"#, "sampleRate: expected a whole number from 8000 to 192000 Hz, got 48000.5"),
+            (#""hapticChannels": [^1.5]"#, "hapticChannels[0]: expected a whole number from 1 to 1, got 1.5"),
+            (#""allowedSampleRates": [48000, ^44100.5]"#, "allowedSampleRates[1]: expected a whole number from 8000 to 192000 Hz, got 44100.5"),
+        ])
     func fractionalInteger(field: String, expected: String) throws {
         try expectLocatedError(Self.profileText(field), expected)
     }
 
-    @Test("a wrongly typed value names the key and what it takes", arguments: [
-        (#""gain": ^"loud""#, #"gain: expected a number from 0 to 4, got "loud""#),
-        (#""channels": ^true"#, "channels: expected a whole number from 1 to 32, got true"),
-        (#""name": ^7"#, "name: expected a non-empty string of at most 64 characters, got 7"),
-        (#""name": ^"""#, #"name: expected a non-empty string of at most 64 characters, got """#),
-        (#""hapticChannels": ^[]"#, "hapticChannels: expected a non-empty array of channel numbers from 1 to 1, got an empty array"),
-        (#""allowedSampleRates": ^48000"#, "allowedSampleRates: expected a non-empty array of sample rates in Hz, got 48000"),
-        (#""intensityExponent": ^null"#, "intensityExponent: expected a number from 0.5 to 4, got null"),
-    ])
+    @Test(
+        "a wrongly typed value names the key and what it takes",
+        arguments: [
+            (#""gain": ^"loud""#, #"gain: expected a number from 0 to 4, got "loud""#),
+            (#""channels": ^true"#, "channels: expected a whole number from 1 to 32, got true"),
+            (#""name": ^7"#, "name: expected a non-empty string of at most 64 characters, got 7"),
+            (#""name": ^"""#, #"name: expected a non-empty string of at most 64 characters, got """#),
+            (#""hapticChannels": ^[]"#, "hapticChannels: expected a non-empty array of channel numbers from 1 to 1, got an empty array"),
+            (#""allowedSampleRates": ^48000"#, "allowedSampleRates: expected a non-empty array of sample rates in Hz, got 48000"),
+            (#""intensityExponent": ^null"#, "intensityExponent: expected a number from 0.5 to 4, got null"),
+        ])
     func wrongType(field: String, expected: String) throws {
         try expectLocatedError(Self.profileText(field), expected)
     }
@@ -262,65 +284,91 @@ struct ActuatorProfileTests {
         try expectLocatedError(Self.profileText(#""sampleRate": ^500"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 500")
     }
 
-    @Test("allowedSampleRates of -1, 0, 1 or 999999999 (which crashed the WAV writer) is a located error", arguments: [
-        -1, 0, 1, 999_999_999,
-    ])
+    @Test(
+        "allowedSampleRates of -1, 0, 1 or 999999999 (which crashed the WAV writer) is a located error",
+        arguments: [
+            -1, 0, 1, 999_999_999,
+        ])
     func crashingRates(rate: Int) throws {
         let marked = "{\n  \"minFrequency\": 60,\n  \"maxFrequency\": 300,\n  \"allowedSampleRates\": [^\(rate)]\n}"
         try expectLocatedError(marked, "allowedSampleRates[0]: expected a number from 8000 to 192000 Hz, got \(rate)")
         let error = try #require(throws: ProfileError.self) {
             try ActuatorProfile(json: Data(markedLocation(marked).text.utf8), source: "rates.json", defaultName: "rates")
         }
-        let expected = JSONFileError(file: "rates.json", line: 4, column: 26, path: "allowedSampleRates[0]",
-                                     .outOfRange(key: "allowedSampleRates", value: Double(rate), range: 8_000...192_000, unit: "Hz"))
+        let expected = JSONFileError(
+            file: "rates.json", line: 4, column: 26, path: "allowedSampleRates[0]",
+            .outOfRange(key: "allowedSampleRates", value: Double(rate), range: 8_000...192_000, unit: "Hz"))
         #expect(error == .file(expected))
     }
 
-    @Test("every number of a profile file is range-checked, with the file, line, column and key", arguments: [
-        (profileText(min: "^0"), "minFrequency: expected a number from 1 to 20000 Hz, got 0"),
-        (profileText(min: "^-5"), "minFrequency: expected a number from 1 to 20000 Hz, got -5"),
-        (profileText(min: "^30000", max: "40000"), "minFrequency: expected a number from 1 to 20000 Hz, got 30000"),
-        (profileText(max: "^25000"), "maxFrequency: expected a number from 1 to 20000 Hz, got 25000"),
-        (profileText(max: "^0"), "maxFrequency: expected a number from 1 to 20000 Hz, got 0"),
-        (profileText(#""sampleRate": ^7999"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 7999"),
-        (profileText(#""sampleRate": ^192001"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 192001"),
-        (profileText(#""sampleRate": ^-1"#), "sampleRate: expected a number from 8000 to 192000 Hz, got -1"),
-        (profileText(#""sampleRate": ^0"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 0"),
-        (profileText(#""sampleRate": ^1e300"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 1e+300"),
-        (profileText(max: "9000", #""sampleRate": ^16000"#),
-         "sampleRate: 16000 Hz is too low for frequencies up to 9000 Hz (a rate must be above twice maxFrequency)"),
-        (profileText(max: "5000", #""allowedSampleRates": [48000, ^8000]"#),
-         "allowedSampleRates[1]: 8000 Hz is too low for frequencies up to 5000 Hz (a rate must be above twice maxFrequency)"),
-        (profileText(#""allowedSampleRates": [48000, ^48000]"#), "allowedSampleRates[1]: 48000 Hz is listed twice"),
-        (profileText(#""allowedSampleRates": ^[\#((0..<17).map { String(8_000 + $0) }.joined(separator: ", "))]"#),
-         "allowedSampleRates: has 17 items; at most 16 are allowed"),
-        (profileText(#""allowedSampleRates": [48000], "sampleRate": ^44100"#),
-         "sampleRate: 44100 Hz is not one of allowedSampleRates (48000 Hz)"),
-        (profileText(#""channels": ^0"#), "channels: expected a number from 1 to 32, got 0"),
-        (profileText(#""channels": ^33"#), "channels: expected a number from 1 to 32, got 33"),
-        (profileText(#""channels": ^-1"#), "channels: expected a number from 1 to 32, got -1"),
-        (profileText(#""channels": 4, "hapticChannels": [^5]"#), "hapticChannels[0]: expected a number from 1 to 4, got 5"),
-        (profileText(#""gain": ^1e300"#), "gain: expected a number from 0 to 4, got 1e+300"),
-        (profileText(#""intensityExponent": ^0.4"#), "intensityExponent: expected a number from 0.5 to 4, got 0.4"),
-        (profileText(#""intensityExponent": ^4.1"#), "intensityExponent: expected a number from 0.5 to 4, got 4.1"),
-        (profileText(#""intensityExponent": ^-2"#), "intensityExponent: expected a number from 0.5 to 4, got -2"),
-        (profileText(#""name": ^"\#(String(repeating: "n", count: 65))""#),
-         #"name: expected a non-empty string of at most 64 characters, got "\#(String(repeating: "n", count: 40))…""#),
-        (profileText(#""name": ^"tab\there""#), "name: expected a non-empty string of at most 64 characters without control characters, got \"tab\\there\""),
-    ])
+    @Test(
+        "every number of a profile file is range-checked, with the file, line, column and key",
+        arguments: [
+            (profileText(min: "^0"), "minFrequency: expected a number from 1 to 20000 Hz, got 0"),
+            (profileText(min: "^-5"), "minFrequency: expected a number from 1 to 20000 Hz, got -5"),
+            (profileText(min: "^30000", max: "40000"), "minFrequency: expected a number from 1 to 20000 Hz, got 30000"),
+            (profileText(max: "^25000"), "maxFrequency: expected a number from 1 to 20000 Hz, got 25000"),
+            (profileText(max: "^0"), "maxFrequency: expected a number from 1 to 20000 Hz, got 0"),
+            (profileText(#""sampleRate": ^7999"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 7999"),
+            (profileText(#""sampleRate": ^192001"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 192001"),
+            (profileText(#""sampleRate": ^-1"#), "sampleRate: expected a number from 8000 to 192000 Hz, got -1"),
+            (profileText(#""sampleRate": ^0"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 0"),
+            (profileText(#""sampleRate": ^1e300"#), "sampleRate: expected a number from 8000 to 192000 Hz, got 1e+300"),
+            (
+                profileText(max: "9000", #""sampleRate": ^16000"#),
+                "sampleRate: 16000 Hz is too low for frequencies up to 9000 Hz (a rate must be above twice maxFrequency)"
+            ),
+            (
+                profileText(max: "5000", #""allowedSampleRates": [48000, ^8000]"#),
+                "allowedSampleRates[1]: 8000 Hz is too low for frequencies up to 5000 Hz (a rate must be above twice maxFrequency)"
+            ),
+            (profileText(#""allowedSampleRates": [48000, ^48000]"#), "allowedSampleRates[1]: 48000 Hz is listed twice"),
+            (
+                profileText(#""allowedSampleRates": ^[\#((0..<17).map { String(8_000 + $0) }.joined(separator: ", "))]"#),
+                "allowedSampleRates: has 17 items; at most 16 are allowed"
+            ),
+            (
+                profileText(#""allowedSampleRates": [48000], "sampleRate": ^44100"#),
+                "sampleRate: 44100 Hz is not one of allowedSampleRates (48000 Hz)"
+            ),
+            (profileText(#""channels": ^0"#), "channels: expected a number from 1 to 32, got 0"),
+            (profileText(#""channels": ^33"#), "channels: expected a number from 1 to 32, got 33"),
+            (profileText(#""channels": ^-1"#), "channels: expected a number from 1 to 32, got -1"),
+            (profileText(#""channels": 4, "hapticChannels": [^5]"#), "hapticChannels[0]: expected a number from 1 to 4, got 5"),
+            (profileText(#""gain": ^1e300"#), "gain: expected a number from 0 to 4, got 1e+300"),
+            (profileText(#""intensityExponent": ^0.4"#), "intensityExponent: expected a number from 0.5 to 4, got 0.4"),
+            (profileText(#""intensityExponent": ^4.1"#), "intensityExponent: expected a number from 0.5 to 4, got 4.1"),
+            (profileText(#""intensityExponent": ^-2"#), "intensityExponent: expected a number from 0.5 to 4, got -2"),
+            (
+                profileText(#""name": ^"\#(String(repeating: "n", count: 65))""#),
+                #"name: expected a non-empty string of at most 64 characters, got "\#(String(repeating: "n", count: 40))…""#
+            ),
+            (
+                profileText(#""name": ^"tab\there""#),
+                "name: expected a non-empty string of at most 64 characters without control characters, got \"tab\\there\""
+            ),
+        ])
     func everyFieldRangeChecked(marked: String, expected: String) throws {
         try expectLocatedError(marked, expected)
     }
 
     @Test("the bounds of every range are accepted")
     func boundsAccepted() throws {
-        let low = try ActuatorProfile(json: Data(Self.profileText(min: "1", max: "1", #""sampleRate": 8000, "channels": 1, "gain": 0, "intensityExponent": 0.5"#).utf8),
-                                      source: "low.json", defaultName: "low")
+        let low = try ActuatorProfile(
+            json: Data(Self.profileText(min: "1", max: "1", #""sampleRate": 8000, "channels": 1, "gain": 0, "intensityExponent": 0.5"#).utf8),
+            source: "low.json", defaultName: "low")
         #expect(low == ActuatorProfile(name: "low", minFrequency: 1, maxFrequency: 1, sampleRate: 8_000, gain: 0, intensityExponent: 0.5))
-        let high = try ActuatorProfile(json: Data(Self.profileText(min: "20000", max: "20000", #""allowedSampleRates": [192000], "channels": 32, "hapticChannels": [32, 1], "gain": 4, "intensityExponent": 4"#).utf8),
-                                       source: "high.json", defaultName: "high")
-        #expect(high == ActuatorProfile(name: "high", minFrequency: 20_000, maxFrequency: 20_000, sampleRate: 192_000, allowedSampleRates: [192_000],
-                                        channelCount: 32, hapticChannels: [31, 0], gain: 4, intensityExponent: 4))
+        let high = try ActuatorProfile(
+            json: Data(
+                Self.profileText(
+                    min: "20000", max: "20000", #""allowedSampleRates": [192000], "channels": 32, "hapticChannels": [32, 1], "gain": 4, "intensityExponent": 4"#
+                ).utf8),
+            source: "high.json", defaultName: "high")
+        #expect(
+            high
+                == ActuatorProfile(
+                    name: "high", minFrequency: 20_000, maxFrequency: 20_000, sampleRate: 192_000, allowedSampleRates: [192_000],
+                    channelCount: 32, hapticChannels: [31, 0], gain: 4, intensityExponent: 4))
     }
 
     @Test("a missing file names the file")

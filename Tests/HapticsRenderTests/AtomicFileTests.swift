@@ -17,8 +17,9 @@ struct AtomicFileTests {
 
     /// Writes a WAV of `frames` mono frames to `path` through `io`.
     func writeWAV(to path: String, frames: Int, io: AtomicFile.IO = .system) throws(WAVError) {
-        let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: frames,
-                                   riffLimit: WAVWriter.riffLimit, io: io)
+        let writer = try WAVWriter(
+            path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: frames,
+            riffLimit: WAVWriter.riffLimit, io: io)
         let samples = ramp(frames)
         try samples.withUnsafeBufferPointer { (all) throws(WAVError) in try writer.write(all) }
         try writer.finish()
@@ -68,8 +69,9 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.wav"])
     }
 
-    @Test("EIO on write, EIO at fsync, ENOSPC on write: the old file is intact, no temporary file, one line naming the path",
-          arguments: [("write EIO", EIO, 5_000, false), ("fsync EIO", EIO, nil, true), ("write ENOSPC", ENOSPC, 70_000, false), ("header EIO", EIO, 0, false)])
+    @Test(
+        "EIO on write, EIO at fsync, ENOSPC on write: the old file is intact, no temporary file, one line naming the path",
+        arguments: [("write EIO", EIO, 5_000, false), ("fsync EIO", EIO, nil, true), ("write ENOSPC", ENOSPC, 70_000, false), ("header EIO", EIO, 0, false)])
     func injectedFailures(name: String, code: Int32, budget: Int?, atSync: Bool) throws {
         let folder = try TemporaryFolder()
         let path = folder.path("out.wav")
@@ -82,8 +84,9 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.wav"], "\(name)")
     }
 
-    @Test("a text file with EIO on write or at fsync: the old file is intact, no temporary file",
-          arguments: [(5, false), (nil, true)] as [(Int?, Bool)])
+    @Test(
+        "a text file with EIO on write or at fsync: the old file is intact, no temporary file",
+        arguments: [(5, false), (nil, true)] as [(Int?, Bool)])
     func textFileFailures(budget: Int?, atSync: Bool) throws {
         let folder = try TemporaryFolder()
         let path = folder.path("out.csv")
@@ -113,8 +116,9 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.ahap"])
     }
 
-    @Test("out of space (a 16 KiB tmpfs): ENOSPC, the old WAV intact byte for byte, no temporary file",
-          .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage))
+    @Test(
+        "out of space (a 16 KiB tmpfs): ENOSPC, the old WAV intact byte for byte, no temporary file",
+        .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage))
     func outOfSpace() throws {
         let small = try SmallFileSystem()
         let path = small.path("out.wav")

@@ -11,11 +11,15 @@ struct AudioSynthesisTests {
     /// Two channels, both carrying the (mono-copied) haptics: audio goes to 1 and 2.
     static let stereo = ActuatorProfile(name: "stereo", minFrequency: 60, maxFrequency: 300, channelCount: 2)
 
-    func tone(at time: Double = 0, duration: Double = 1, volume: Double = 1, pitch: Double = 0, pan: Double = 0,
-              brightness: Double = 0, extra: [HapticEvent.Parameter] = []) -> HapticEvent {
-        HapticEvent(.audioContinuous, at: time, duration: duration, parameters: [
-            .init(.audioVolume, volume), .init(.audioPitch, pitch), .init(.audioPan, pan), .init(.audioBrightness, brightness),
-        ] + extra)
+    func tone(
+        at time: Double = 0, duration: Double = 1, volume: Double = 1, pitch: Double = 0, pan: Double = 0,
+        brightness: Double = 0, extra: [HapticEvent.Parameter] = []
+    ) -> HapticEvent {
+        HapticEvent(
+            .audioContinuous, at: time, duration: duration,
+            parameters: [
+                .init(.audioVolume, volume), .init(.audioPitch, pitch), .init(.audioPan, pan), .init(.audioBrightness, brightness),
+            ] + extra)
     }
 
     /// Left and right channels of a render with audio on the two-channel profile.
@@ -62,7 +66,8 @@ struct AudioSynthesisTests {
         var powers: [Double] = []
         for pan in [-1.0, -0.5, 0, 0.5, 1] {
             let (l, r) = stereoRender(HapticPattern(events: [tone(pan: pan)]))
-            let left = Signal.rms(l, samples(0.1, 0.9)), right = Signal.rms(r, samples(0.1, 0.9))
+            let left = Signal.rms(l, samples(0.1, 0.9))
+            let right = Signal.rms(r, samples(0.1, 0.9))
             let theta = (pan + 1) * Double.pi / 4
             #expect(abs(left - 0.5 / 2.0.squareRoot() * cos(theta)) < 0.002, "pan \(pan): left RMS \(left)")
             #expect(abs(right - 0.5 / 2.0.squareRoot() * sin(theta)) < 0.002, "pan \(pan): right RMS \(right)")
@@ -91,7 +96,8 @@ struct AudioSynthesisTests {
 
     @Test("a tone's envelope follows the haptic rules: attack, release, not sustained")
     func toneEnvelope() {
-        let attack = 0.5, t = HapticEnvelope.seconds(for: 0.5)
+        let attack = 0.5
+        let t = HapticEnvelope.seconds(for: 0.5)
         let x = monoRender(HapticPattern(events: [tone(duration: t + 0.2, extra: [.init(.attackTime, attack), .init(.releaseTime, 0.3)])]))
         func level(_ s: Double) -> Double { Signal.amplitude(x, at: s, frequency: 440, sampleRate: rate) / 0.5 }
         #expect(abs(level(t / 2) - 0.5) < 0.02, "half the attack: \(level(t / 2))")
@@ -118,10 +124,13 @@ struct AudioSynthesisTests {
         return folder
     }
 
-    func custom(_ folder: TemporaryFolder, at time: Double = 0.1, duration: Double = 0, envelope: Bool? = false, loop: Bool? = nil,
-                parameters: [HapticEvent.Parameter] = []) -> HapticEvent {
-        HapticEvent(.audioCustom, at: time, duration: duration, parameters: parameters,
-                    audio: .init(path: "sine.wav", usesVolumeEnvelope: envelope, loopEnabled: loop, directory: folder.url))
+    func custom(
+        _ folder: TemporaryFolder, at time: Double = 0.1, duration: Double = 0, envelope: Bool? = false, loop: Bool? = nil,
+        parameters: [HapticEvent.Parameter] = []
+    ) -> HapticEvent {
+        HapticEvent(
+            .audioCustom, at: time, duration: duration, parameters: parameters,
+            audio: .init(path: "sine.wav", usesVolumeEnvelope: envelope, loopEnabled: loop, directory: folder.url))
     }
 
     @Test("a sound file plays at its time, resampled from 44.1 to 48 kHz, as recorded, for its length")
@@ -224,18 +233,22 @@ struct AudioSynthesisTests {
         #expect(abs(volume.audio / plain.audio - 0.5) < 0.002 && volume.haptic == plain.haptic)
         let intensity = levels(HapticPattern(events: events, parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.5)]))
         #expect(abs(intensity.haptic / plain.haptic - 0.25) < 0.002 && intensity.audio == plain.audio)
-        let pitch = HapticRenderer.render(HapticPattern(events: events, curves: [HapticParameterCurve(.audioPitchControl, at: 0.5, points: [(0, 1)])]),
-                                          profile: .dualsense, includingAudio: true)
+        let pitch = HapticRenderer.render(
+            HapticPattern(events: events, curves: [HapticParameterCurve(.audioPitchControl, at: 0.5, points: [(0, 1)])]),
+            profile: .dualsense, includingAudio: true)
         #expect(abs(Signal.frequency(pitch.channel(0), samples(0.6, 0.9), sampleRate: rate) - 880) < 1)
         #expect(abs(Signal.frequency(pitch.channel(2), samples(0.6, 0.9), sampleRate: rate) - 175) < 0.5, "dualsense at sharpness 0.5: 175 Hz")
-        let sharp = HapticRenderer.render(HapticPattern(events: events, parameters: [HapticDynamicParameter(.hapticSharpnessControl, 0.5, at: 0.5)]),
-                                          profile: .dualsense, includingAudio: true)
+        let sharp = HapticRenderer.render(
+            HapticPattern(events: events, parameters: [HapticDynamicParameter(.hapticSharpnessControl, 0.5, at: 0.5)]),
+            profile: .dualsense, includingAudio: true)
         #expect(abs(Signal.frequency(sharp.channel(0), samples(0.6, 0.9), sampleRate: rate) - 440) < 0.5)
-        let pan = HapticRenderer.render(HapticPattern(events: events, parameters: [HapticDynamicParameter(.audioPanControl, 1, at: 0)]),
-                                        profile: .dualsense, includingAudio: true)
+        let pan = HapticRenderer.render(
+            HapticPattern(events: events, parameters: [HapticDynamicParameter(.audioPanControl, 1, at: 0)]),
+            profile: .dualsense, includingAudio: true)
         #expect(Signal.rms(pan.channel(0), samples(0.1, 0.9)) < 1e-4 && Signal.rms(pan.channel(1), samples(0.1, 0.9)) > 0.3)
-        let release = HapticRenderer.render(HapticPattern(events: events, parameters: [HapticDynamicParameter(.audioReleaseTimeControl, 0.5, at: 0)]),
-                                            profile: .dualsense, includingAudio: true)
+        let release = HapticRenderer.render(
+            HapticPattern(events: events, parameters: [HapticDynamicParameter(.audioReleaseTimeControl, 0.5, at: 0)]),
+            profile: .dualsense, includingAudio: true)
         let audioEnd = Double(try #require(Signal.lastNonZero(release.channel(0), threshold: 1e-6))) / rate
         let hapticEnd = Double(try #require(Signal.lastNonZero(release.channel(2), threshold: 1e-6))) / rate
         #expect(abs(audioEnd - (1 + HapticEnvelope.seconds(for: 0.5))) < 0.0015 && abs(hapticEnd - 1.005) < 0.0015)
@@ -271,11 +284,15 @@ struct AudioSynthesisTests {
     func blockSizeInvariance() throws {
         let folder = try soundFolder(seconds: 0.13, channels: 2)
         let pattern = HapticPattern(
-            events: [tone(at: 0.01, duration: 0.3, pan: 0.3, brightness: 0.7, extra: [.init(.attackTime, 0.3)]),
-                     custom(folder, at: 0.05, duration: 0.4, envelope: true, loop: true, parameters: [.init(.audioBrightness, 0.4)]),
-                     .continuous(at: 0, duration: 0.3, intensity: 0.5, sharpness: 0.5)],
-            curves: [HapticParameterCurve(.audioPitchControl, at: 0.1, points: [(0, 0), (0.2, 0.7)]),
-                     HapticParameterCurve(.audioVolumeControl, at: 0.2, points: [(0, 1), (0.1, 0.3)])])
+            events: [
+                tone(at: 0.01, duration: 0.3, pan: 0.3, brightness: 0.7, extra: [.init(.attackTime, 0.3)]),
+                custom(folder, at: 0.05, duration: 0.4, envelope: true, loop: true, parameters: [.init(.audioBrightness, 0.4)]),
+                .continuous(at: 0, duration: 0.3, intensity: 0.5, sharpness: 0.5),
+            ],
+            curves: [
+                HapticParameterCurve(.audioPitchControl, at: 0.1, points: [(0, 0), (0.2, 0.7)]),
+                HapticParameterCurve(.audioVolumeControl, at: 0.2, points: [(0, 1), (0.1, 0.3)]),
+            ])
         let whole = HapticRenderer.render(pattern, profile: .dualsense, includingAudio: true).samples
         for blockFrames in [1, 7, 441, 1000] {
             let renderer = HapticRenderer(pattern: pattern, profile: .dualsense, includingAudio: true)
@@ -292,12 +309,17 @@ struct AudioSynthesisTests {
     @Test("a seek lands mid-file and mid-tone: after a 1 ms ramp the sound continues as if played through")
     func seekResumesMidEvent() throws {
         let folder = try soundFolder(seconds: 1)
-        let pattern = CompiledPattern(HapticPattern(events: [custom(folder, at: 0.1, duration: 0.8, envelope: true, parameters: [.init(.audioPan, 1)]),
-                                                             tone(at: 0, duration: 1, pan: -1)]), includingAudio: true)
+        let pattern = CompiledPattern(
+            HapticPattern(events: [
+                custom(folder, at: 0.1, duration: 0.8, envelope: true, parameters: [.init(.audioPan, 1)]),
+                tone(at: 0, duration: 1, pan: -1),
+            ]), includingAudio: true)
         func run(seekingTo offset: Double?, frames: Int) -> (left: [Float], right: [Float]) {
             let synth = PatternSynth(pattern: pattern, profile: .wideband, sampleRate: rate)
             if let offset { synth.seek(to: offset) }
-            var haptic = [Float](repeating: 0, count: frames), left = haptic, right = haptic
+            var haptic = [Float](repeating: 0, count: frames)
+            var left = haptic
+            var right = haptic
             haptic.withUnsafeMutableBufferPointer { h in
                 left.withUnsafeMutableBufferPointer { l in
                     right.withUnsafeMutableBufferPointer { r in
@@ -309,10 +331,12 @@ struct AudioSynthesisTests {
         }
         let through = run(seekingTo: nil, frames: Int(0.7 * rate))
         let sought = run(seekingTo: 0.4, frames: Int(0.2 * rate))
-        let skip = 96, start = Int(0.4 * rate)
+        let skip = 96
+        let start = Int(0.4 * rate)
         let fileError = (skip..<sought.right.count).map { abs(sought.right[$0] - through.right[start + $0]) }.max() ?? 1
         #expect(fileError < 2e-3, "file resumed at its place: largest difference \(fileError)")
-        let toneRMS = Signal.rms(sought.left, skip..<sought.left.count), throughRMS = Signal.rms(through.left, start..<(start + sought.left.count))
+        let toneRMS = Signal.rms(sought.left, skip..<sought.left.count)
+        let throughRMS = Signal.rms(through.left, start..<(start + sought.left.count))
         #expect(abs(toneRMS - throughRMS) < 1e-3, "tone resumed at its level")
     }
 
@@ -345,7 +369,10 @@ struct AudioSynthesisTests {
         func load(_ name: String, _ bytes: [UInt8]?, limit: Int = AudioClip.defaultByteLimit) -> SoundFileError? {
             let url = folder.file(name)
             if let bytes { try? Data(bytes).write(to: url) }
-            do { _ = try AudioClip.load(path: url.path, byteLimit: limit); return nil } catch { return error }
+            do {
+                _ = try AudioClip.load(path: url.path, byteLimit: limit)
+                return nil
+            } catch { return error }
         }
         let path = folder.path
         let garbage = load("a.wav", Array("RIFF....not a wave file".utf8))

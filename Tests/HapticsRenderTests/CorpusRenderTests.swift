@@ -28,8 +28,12 @@ struct CorpusRenderTests {
         let channels = renderer.channelCount
         let isHaptic = (0..<channels).map { profile.hapticChannels.contains($0) }
         let reference = profile.hapticChannels[0]
-        var frames = 0, bad = 0, silentButSounding = 0, unequal = 0
-        var peak: Float = 0, sumOfSquares = 0.0
+        var frames = 0
+        var bad = 0
+        var silentButSounding = 0
+        var unequal = 0
+        var peak: Float = 0
+        var sumOfSquares = 0.0
         var block = [Float](repeating: 0, count: 4096 * channels)
         block.withUnsafeMutableBufferPointer { buffer in
             guard let samples = buffer.baseAddress else { return }
@@ -55,16 +59,18 @@ struct CorpusRenderTests {
                 frames += count
             }
         }
-        return Measurement(frames: frames, badSamples: bad, peak: peak, sumOfSquares: sumOfSquares,
-                           soundOnSilentChannels: silentButSounding, unequalHapticSamples: unequal)
+        return Measurement(
+            frames: frames, badSamples: bad, peak: peak, sumOfSquares: sumOfSquares,
+            soundOnSilentChannels: silentButSounding, unequalHapticSamples: unequal)
     }
 
     func decode(_ file: URL) throws -> HapticPattern {
         try AHAPDecoder(mode: .lenient).decode(contentsOf: file).pattern
     }
 
-    @Test("every corpus file renders for wideband and dualsense: finite samples within ±1, silent and equal channels as the profile says, statistics that match the signal",
-          arguments: Corpus.files)
+    @Test(
+        "every corpus file renders for wideband and dualsense: finite samples within ±1, silent and equal channels as the profile says, statistics that match the signal",
+        arguments: Corpus.files)
     func rendersCleanly(file: URL) throws {
         let pattern = try decode(file)
         let name = file.lastPathComponent
@@ -92,8 +98,9 @@ struct CorpusRenderTests {
         }
     }
 
-    @Test("corpus files with audio events render with audio on dualsense: haptic channels as without audio, absent sound files reported once each",
-          arguments: Corpus.files.filter { (try? String(contentsOf: $0, encoding: .utf8).contains("\"Audio")) == true })
+    @Test(
+        "corpus files with audio events render with audio on dualsense: haptic channels as without audio, absent sound files reported once each",
+        arguments: Corpus.files.filter { (try? String(contentsOf: $0, encoding: .utf8).contains("\"Audio")) == true })
     func rendersWithAudio(file: URL) throws {
         let pattern = try decode(file)
         let name = file.lastPathComponent
@@ -105,7 +112,8 @@ struct CorpusRenderTests {
         #expect(problems.allSatisfy { $0.reason == .missing }, "\(name)")
         #expect(withAudio.samples.allSatisfy { $0.magnitude <= 1 }, "\(name)")
         for channel in [2, 3] {
-            let a = withAudio.channel(channel), h = hapticOnly.channel(channel)
+            let a = withAudio.channel(channel)
+            let h = hapticOnly.channel(channel)
             #expect(a.count >= h.count && Array(a.prefix(h.count)) == h && a.dropFirst(h.count).allSatisfy { $0 == 0 }, "\(name): channel \(channel + 1)")
         }
     }

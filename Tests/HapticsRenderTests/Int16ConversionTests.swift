@@ -15,9 +15,11 @@ struct Int16ConversionTests {
     /// Values where a conversion goes wrong if it does: ±0, NaNs with either sign, infinities,
     /// full scale and beyond, the rounding ties k + ½ and their neighbours, the smallest floats.
     var edges: [Float] {
-        var values: [Float] = [0, -0.0, .nan, -.nan, .infinity, -.infinity, 1, -1, 1.5, -1.5, 2, -2, 1e30, -1e30,
-                               .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, Float(1).nextUp, Float(-1).nextDown,
-                               Float(1).nextDown, Float(-1).nextUp, 0.49999997 / 32767, 0.5 / 32767, -0.5 / 32767]
+        var values: [Float] = [
+            0, -0.0, .nan, -.nan, .infinity, -.infinity, 1, -1, 1.5, -1.5, 2, -2, 1e30, -1e30,
+            .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, Float(1).nextUp, Float(-1).nextDown,
+            Float(1).nextDown, Float(-1).nextUp, 0.49999997 / 32767, 0.5 / 32767, -0.5 / 32767,
+        ]
         for k in stride(from: -32768, through: 32767, by: 1) {
             let tie = (Float(k) + 0.5) / 32767
             values += [tie, tie.nextUp, tie.nextDown, Float(k) / 32767]
@@ -39,7 +41,8 @@ struct Int16ConversionTests {
 
     @Test("a sweep of bit patterns across ±1.01 converts as int16Sample does")
     func sweep() {
-        let low = (-1.01 as Float).bitPattern, high = (1.01 as Float).bitPattern
+        let low = (-1.01 as Float).bitPattern
+        let high = (1.01 as Float).bitPattern
         // Negative floats count down from 0x8000_0000; positive ones up from 0.
         var values: [Float] = []
         for bits in stride(from: UInt32(0), to: high, by: 4099) { values.append(Float(bitPattern: bits)) }

@@ -33,7 +33,8 @@ struct ProfileFuzzTests {
         do throws(ProfileError) {
             let profile = try ActuatorProfile(json: Data(bytes), source: "fuzz.json", defaultName: "fuzz")
             outcome = .loaded
-            let renderable = profile.problem(withSampleRate: profile.sampleRate) == nil
+            let renderable =
+                profile.problem(withSampleRate: profile.sampleRate) == nil
                 && ActuatorProfile.channelRange.contains(profile.channelCount)
                 && !profile.hapticChannels.isEmpty
                 && profile.hapticChannels.allSatisfy { (0..<profile.channelCount).contains($0) }

@@ -22,7 +22,8 @@ struct RumbleTimelineTests {
 
     @Test("sharpness moves energy from the strong motor to the weak one")
     func sharpnessSplitsMotors() {
-        var previousWeak = -1, previousStrong = Int.max
+        var previousWeak = -1
+        var previousStrong = Int.max
         for sharpness in [0.0, 0.25, 0.5, 0.75, 1.0] {
             let frames = RumbleRenderer.timeline(HapticPattern(events: [.continuous(at: 0, duration: 0.5, intensity: 1, sharpness: sharpness)]))
             let middle = frames[25]
@@ -48,10 +49,11 @@ struct RumbleTimelineTests {
 
     @Test("motors are at zero between events and at the end")
     func zeroBetweenAndAtEnd() throws {
-        let frames = RumbleRenderer.timeline(HapticPattern(events: [
-            .transient(at: 0, intensity: 1, sharpness: 0.3),
-            .continuous(at: 0.3, duration: 0.2, intensity: 0.8, sharpness: 0.6),
-        ]))
+        let frames = RumbleRenderer.timeline(
+            HapticPattern(events: [
+                .transient(at: 0, intensity: 1, sharpness: 0.3),
+                .continuous(at: 0.3, duration: 0.2, intensity: 0.8, sharpness: 0.6),
+            ]))
         #expect(frames.filter { $0.timeMilliseconds >= 60 && $0.timeMilliseconds < 300 }.allSatisfy { level($0) == 0 })
         let last = try #require(frames.last)
         #expect(level(last) == 0)
@@ -61,10 +63,11 @@ struct RumbleTimelineTests {
 
     @Test("parameters and curves apply to the motors as to the signal")
     func controlsApply() {
-        let frames = RumbleRenderer.timeline(HapticPattern(
-            events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0)],
-            parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.3)],
-            curves: [HapticParameterCurve(.hapticSharpnessControl, at: 0.6, points: [(0, 0), (0.2, 1)])]))
+        let frames = RumbleRenderer.timeline(
+            HapticPattern(
+                events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0)],
+                parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.3)],
+                curves: [HapticParameterCurve(.hapticSharpnessControl, at: 0.6, points: [(0, 0), (0.2, 1)])]))
         #expect(frames[20].strong == 65535)
         #expect(abs(Double(frames[40].strong) / 65535 - 0.25) < 0.001, "intensity 0.5 → amplitude 0.25")
         #expect(frames[70].weak > 0 && frames[70].strong > 0, "sharpness halfway through the curve")
@@ -75,8 +78,10 @@ struct RumbleTimelineTests {
     func gainAndClamp() {
         let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.5, intensity: 0.5, sharpness: 0)])
         #expect(RumbleRenderer.timeline(pattern, gain: 2)[25].strong == 32768)
-        let loud = HapticPattern(events: [.continuous(at: 0, duration: 0.5, intensity: 1, sharpness: 0),
-                                          .continuous(at: 0, duration: 0.5, intensity: 1, sharpness: 0)])
+        let loud = HapticPattern(events: [
+            .continuous(at: 0, duration: 0.5, intensity: 1, sharpness: 0),
+            .continuous(at: 0, duration: 0.5, intensity: 1, sharpness: 0),
+        ])
         #expect(RumbleRenderer.timeline(loud)[25].strong == 65535)
     }
 }

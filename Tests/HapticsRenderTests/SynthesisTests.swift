@@ -150,14 +150,19 @@ struct SynthesisTests {
     @Test("transients sample intensity control at their onset and ignore sharpness control")
     func transientControls() {
         let plain = render(HapticPattern(events: [.transient(at: 0.1, intensity: 1, sharpness: 0.5)]))
-        let controlled = render(HapticPattern(
-            events: [.transient(at: 0.1, intensity: 1, sharpness: 0.5)],
-            parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0),
-                         HapticDynamicParameter(.hapticSharpnessControl, 1, at: 0)]))
-        let a = Signal.peak(plain, plain.indices), b = Signal.peak(controlled, controlled.indices)
+        let controlled = render(
+            HapticPattern(
+                events: [.transient(at: 0.1, intensity: 1, sharpness: 0.5)],
+                parameters: [
+                    HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0),
+                    HapticDynamicParameter(.hapticSharpnessControl, 1, at: 0),
+                ]))
+        let a = Signal.peak(plain, plain.indices)
+        let b = Signal.peak(controlled, controlled.indices)
         #expect(abs(Double(b / a) - 0.25) < 0.01)
         let start = Int(0.1 * rate)
-        #expect(abs(Signal.frequency(plain, start..<(start + 400), sampleRate: rate) - Signal.frequency(controlled, start..<(start + 400), sampleRate: rate)) < 1)
+        #expect(
+            abs(Signal.frequency(plain, start..<(start + 400), sampleRate: rate) - Signal.frequency(controlled, start..<(start + 400), sampleRate: rate)) < 1)
     }
 
     @Test("no sample-to-sample step exceeds what the carrier itself can produce")
@@ -169,9 +174,11 @@ struct SynthesisTests {
                 .transient(at: 0.25, intensity: 1, sharpness: 1),
                 .continuous(at: 0.9, duration: 0.003, intensity: 1, sharpness: 1),
             ],
-            parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.1, at: 0.3),
-                         HapticDynamicParameter(.hapticIntensityControl, 1, at: 0.35),
-                         HapticDynamicParameter(.hapticSharpnessControl, -1, at: 0.4)])
+            parameters: [
+                HapticDynamicParameter(.hapticIntensityControl, 0.1, at: 0.3),
+                HapticDynamicParameter(.hapticIntensityControl, 1, at: 0.35),
+                HapticDynamicParameter(.hapticSharpnessControl, -1, at: 0.4),
+            ])
         let x = render(pattern)
         // A full-scale sine at 300 Hz moves at most 2·sin(π·300/48000) ≈ 0.039 per sample; the
         // mix here peaks below 2 (two voices plus a transient).
@@ -182,11 +189,12 @@ struct SynthesisTests {
 
     @Test("nothing plays, nothing sounds: exact zeros between and after events")
     func exactSilence() {
-        let pattern = HapticPattern(events: [
-            .transient(at: 0, intensity: 1, sharpness: 1),
-            .continuous(at: 0.3, duration: 0.1, intensity: 1, sharpness: 0.5),
-            .transient(at: 0.8, intensity: 1, sharpness: 0),
-        ], parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 1.5)])
+        let pattern = HapticPattern(
+            events: [
+                .transient(at: 0, intensity: 1, sharpness: 1),
+                .continuous(at: 0.3, duration: 0.1, intensity: 1, sharpness: 0.5),
+                .transient(at: 0.8, intensity: 1, sharpness: 0),
+            ], parameters: [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 1.5)])
         let x = render(pattern)
         #expect(x[(Int(0.05 * rate))..<Int(0.3 * rate)].allSatisfy { $0 == 0 })
         #expect(x[(Int(0.42 * rate))..<Int(0.8 * rate)].allSatisfy { $0 == 0 })
@@ -197,10 +205,11 @@ struct SynthesisTests {
     @Test("overlapping events add")
     func overlappingEventsMix() {
         let one = render(HapticPattern(events: [.continuous(at: 0, duration: 0.5, intensity: 0.6, sharpness: 0.5)]))
-        let two = render(HapticPattern(events: [
-            .continuous(at: 0, duration: 0.5, intensity: 0.6, sharpness: 0.5),
-            .continuous(at: 0, duration: 0.5, intensity: 0.6, sharpness: 0.5),
-        ]))
+        let two = render(
+            HapticPattern(events: [
+                .continuous(at: 0, duration: 0.5, intensity: 0.6, sharpness: 0.5),
+                .continuous(at: 0, duration: 0.5, intensity: 0.6, sharpness: 0.5),
+            ]))
         #expect(abs(Signal.rms(two, 4800..<19200) / Signal.rms(one, 4800..<19200) - 2) < 1e-3)
     }
 

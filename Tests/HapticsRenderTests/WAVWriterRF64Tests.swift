@@ -11,18 +11,22 @@ struct WAVWriterRF64Tests {
     }
 
     /// Writes `samples` with a RIFF limit of `riffLimit` bytes and reads the file back.
-    func write(_ samples: [Float], channels: Int, format: SampleFormat, riffLimit: Int,
-               declaredFrames: Int? = nil, in folder: TemporaryFolder) throws -> (WAVFile, Bool) {
+    func write(
+        _ samples: [Float], channels: Int, format: SampleFormat, riffLimit: Int,
+        declaredFrames: Int? = nil, in folder: TemporaryFolder
+    ) throws -> (WAVFile, Bool) {
         let path = folder.path("big.wav")
-        let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: channels, format: format,
-                                   frameCount: declaredFrames ?? samples.count / channels, riffLimit: riffLimit)
+        let writer = try WAVWriter(
+            path: path, sampleRate: 48_000, channelCount: channels, format: format,
+            frameCount: declaredFrames ?? samples.count / channels, riffLimit: riffLimit)
         try samples.withUnsafeBufferPointer { try writer.write($0) }
         try writer.finish()
         return (try WAVFile(contentsOf: URL(fileURLWithPath: path)), writer.isRF64)
     }
 
-    @Test("past the RIFF limit the file is RF64: ds64 holds the 64-bit sizes, the 32-bit fields are 0xFFFFFFFF",
-          arguments: [(1, SampleFormat.s16), (2, .f32), (4, .s16), (4, .f32)])
+    @Test(
+        "past the RIFF limit the file is RF64: ds64 holds the 64-bit sizes, the 32-bit fields are 0xFFFFFFFF",
+        arguments: [(1, SampleFormat.s16), (2, .f32), (4, .s16), (4, .f32)])
     func rf64PastTheLimit(channels: Int, format: SampleFormat) throws {
         let folder = try TemporaryFolder()
         let frames = 3_001

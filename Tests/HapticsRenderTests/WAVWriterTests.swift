@@ -7,11 +7,14 @@ import Testing
 @Suite("WAV writer")
 struct WAVWriterTests {
     /// Writes `samples` (interleaved) in blocks of `block` samples and reads the file back.
-    func write(_ samples: [Float], channels: Int, format: SampleFormat, rate: Int = 48_000,
-               declaredFrames: Int? = nil, block: Int = 1000, in folder: TemporaryFolder) throws -> WAVFile {
+    func write(
+        _ samples: [Float], channels: Int, format: SampleFormat, rate: Int = 48_000,
+        declaredFrames: Int? = nil, block: Int = 1000, in folder: TemporaryFolder
+    ) throws -> WAVFile {
         let path = folder.path("out.wav")
-        let writer = try WAVWriter(path: path, sampleRate: rate, channelCount: channels, format: format,
-                                   frameCount: declaredFrames ?? samples.count / channels)
+        let writer = try WAVWriter(
+            path: path, sampleRate: rate, channelCount: channels, format: format,
+            frameCount: declaredFrames ?? samples.count / channels)
         try samples.withUnsafeBufferPointer { all throws(WAVError) in
             var start = 0
             while start < all.count {
@@ -112,8 +115,10 @@ struct WAVWriterTests {
     @Test("16-bit samples are clipped, scaled by 32767 and rounded half away from zero, across buffer flushes")
     func s16SamplesRoundTrip() throws {
         let folder = try TemporaryFolder()
-        let probes: [Float] = [0, -0.0, 1, -1, 1.5, -1.5, .infinity, -.infinity, .nan, 0.5, -0.5,
-                               0.5 / 32767, -0.5 / 32767, 1.5 / 32767, -1.5 / 32767, 0.49 / 32767, 1e-30]
+        let probes: [Float] = [
+            0, -0.0, 1, -1, 1.5, -1.5, .infinity, -.infinity, .nan, 0.5, -0.5,
+            0.5 / 32767, -0.5 / 32767, 1.5 / 32767, -1.5 / 32767, 0.49 / 32767, 1e-30,
+        ]
         // Enough samples to pass the writer's internal flush threshold several times.
         let samples = probes + ramp(100_000)
         let wav = try write(samples, channels: 1, format: .s16, block: 4097, in: folder)
@@ -166,7 +171,10 @@ struct WAVWriterTests {
         }
         #expect(error.description.hasPrefix(path + ": "))
         #expect(error.path == path)
-        guard case .cannotCreate = error else { Issue.record("not cannotCreate: \(error)"); return }
+        guard case .cannotCreate = error else {
+            Issue.record("not cannotCreate: \(error)")
+            return
+        }
         #expect(error.description.contains("No such file or directory"))
         #expect(!error.description.contains("\n"))
     }
@@ -174,9 +182,11 @@ struct WAVWriterTests {
 
 @Suite("WAV writer format checks")
 struct WAVWriterFormatTests {
-    @Test("a rate or channel count a header cannot hold is refused before the file is created", arguments: [
-        (-1, 1), (0, 1), (1_000_001, 1), (48_000, 0), (48_000, -2), (48_000, 257),
-    ])
+    @Test(
+        "a rate or channel count a header cannot hold is refused before the file is created",
+        arguments: [
+            (-1, 1), (0, 1), (1_000_001, 1), (48_000, 0), (48_000, -2), (48_000, 257),
+        ])
     func unsupportedFormat(rate: Int, channels: Int) throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }

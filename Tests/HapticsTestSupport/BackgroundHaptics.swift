@@ -18,8 +18,10 @@ public final class BackgroundHaptics {
     public let process = Process()
     private let scratch: URL
 
-    public init(_ arguments: [String], in directory: URL, environment: [String: String]? = nil,
-                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public init(
+        _ arguments: [String], in directory: URL, environment: [String: String]? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let executable = try #require(HapticsProcess.executable, "the haptics binary was not found next to the tests", sourceLocation: sourceLocation)
         scratch = directory.appendingPathComponent("streams-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -27,7 +27,8 @@ public enum Corpus {
     /// Every `.ahap` file, sorted by name.
     public static var files: [URL] {
         guard let directory,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else { return [] }
         return names.filter { $0.hasSuffix(".ahap") }.sorted().map { directory.appendingPathComponent($0) }
     }
 

@@ -61,7 +61,9 @@ extension FuzzRun {
     public func mutate(seeds: [String], words: [String], check: ([UInt8], String) -> FuzzOutcome) -> (loaded: Int, refused: Int) {
         var mutator = JSONMutator(seeds: seeds, words: words, seed: seed)
         let deadline = self.deadline
-        var loaded = 0, refused = 0, iteration = 0
+        var loaded = 0
+        var refused = 0
+        var iteration = 0
         while ContinuousClock.now < deadline {
             iteration += 1
             let bytes = mutator.next()

@@ -33,5 +33,6 @@ public enum RealTime {
     public static let isSelected = ProcessInfo.processInfo.environment[variable] == "1"
 
     /// Why the group was skipped, and how to run it.
-    public static let skipReason: Comment = "real-time test: runs with HAPTICS_REALTIME_TESTS=1, on an otherwise idle machine (scripts/test.sh runs it after the rest)"
+    public static let skipReason: Comment =
+        "real-time test: runs with HAPTICS_REALTIME_TESTS=1, on an otherwise idle machine (scripts/test.sh runs it after the rest)"
 }

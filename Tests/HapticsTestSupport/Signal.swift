@@ -67,7 +67,8 @@ public enum Signal {
     /// nearly so over many periods.
     public static func magnitude(_ x: [Float], _ range: Range<Int>, frequency: Double, sampleRate: Double) -> Double {
         let omega = 2 * Double.pi * frequency / sampleRate
-        var re = 0.0, im = 0.0
+        var re = 0.0
+        var im = 0.0
         for (n, i) in range.enumerated() {
             re += Double(x[i]) * cos(omega * Double(n))
             im -= Double(x[i]) * sin(omega * Double(n))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A 16 KiB tmpfs mounted on a fresh folder, for running writers out of disk space (ENOSPC).

@@ -23,15 +23,27 @@ public enum TestWAV {
         let blockAlign = channels * encoding.bytes
         let dataBytes = samples.count * encoding.bytes
         let fmtSize = extensible ? 40 : 16
-        out += Array("RIFF".utf8); u32(4 + 8 + fmtSize + 8 + dataBytes)
+        out += Array("RIFF".utf8)
+        u32(4 + 8 + fmtSize + 8 + dataBytes)
         out += Array("WAVE".utf8)
-        out += Array("fmt ".utf8); u32(fmtSize)
-        u16(extensible ? 0xFFFE : tag); u16(channels); u32(sampleRate); u32(sampleRate * blockAlign); u16(blockAlign); u16(encoding.bytes * 8)
+        out += Array("fmt ".utf8)
+        u32(fmtSize)
+        u16(extensible ? 0xFFFE : tag)
+        u16(channels)
+        u32(sampleRate)
+        u32(sampleRate * blockAlign)
+        u16(blockAlign)
+        u16(encoding.bytes * 8)
         if extensible {
-            u16(22); u16(encoding.bytes * 8); u32(0)
-            u16(tag); u16(0); out += [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+            u16(22)
+            u16(encoding.bytes * 8)
+            u32(0)
+            u16(tag)
+            u16(0)
+            out += [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
         }
-        out += Array("data".utf8); u32(dataBytes)
+        out += Array("data".utf8)
+        u32(dataBytes)
         for x in samples {
             let v = Double(min(max(x, -1), 1))
             switch encoding {

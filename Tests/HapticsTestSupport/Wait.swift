@@ -29,9 +29,11 @@ public enum Wait {
     /// `timeout` has passed (false, after one last check). Throws only if the task is cancelled
     /// or `condition` throws. Runs on the caller's actor, so `condition` may read its state.
     @discardableResult
-    public static func suspendingUntil(timeout: Duration, interval: Duration = defaultInterval,
-                                       isolation: isolated (any Actor)? = #isolation,
-                                       _ condition: () async throws -> Bool) async throws -> Bool {
+    public static func suspendingUntil(
+        timeout: Duration, interval: Duration = defaultInterval,
+        isolation: isolated (any Actor)? = #isolation,
+        _ condition: () async throws -> Bool
+    ) async throws -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             if try await condition() { return true }
@@ -42,17 +44,23 @@ public enum Wait {
 
     /// Like ``until(timeout:interval:_:)``, but throws ``WaitTimeout`` saying that `what` did
     /// not happen within `timeout`.
-    public static func require(_ what: String, timeout: Duration, interval: Duration = defaultInterval,
-                               _ condition: () throws -> Bool) throws {
+    public static func require(
+        _ what: String, timeout: Duration, interval: Duration = defaultInterval,
+        _ condition: () throws -> Bool
+    ) throws {
         guard try until(timeout: timeout, interval: interval, condition) else { throw WaitTimeout(what: what, timeout: timeout) }
     }
 
     /// Like ``suspendingUntil(timeout:interval:_:)``, but throws ``WaitTimeout`` saying that
     /// `what` did not happen within `timeout`.
-    public static func suspendingRequire(_ what: String, timeout: Duration, interval: Duration = defaultInterval,
-                                         isolation: isolated (any Actor)? = #isolation,
-                                         _ condition: () async throws -> Bool) async throws {
-        guard try await suspendingUntil(timeout: timeout, interval: interval, isolation: isolation, condition) else { throw WaitTimeout(what: what, timeout: timeout) }
+    public static func suspendingRequire(
+        _ what: String, timeout: Duration, interval: Duration = defaultInterval,
+        isolation: isolated (any Actor)? = #isolation,
+        _ condition: () async throws -> Bool
+    ) async throws {
+        guard try await suspendingUntil(timeout: timeout, interval: interval, isolation: isolation, condition) else {
+            throw WaitTimeout(what: what, timeout: timeout)
+        }
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

@@ -8,8 +8,10 @@ import Testing
 ///     HAPTICS_UPDATE_API=1 swift test --filter PublicAPITests
 @Suite("The public API equals its committed baseline")
 struct PublicAPITests {
-    static let modules = ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback",
-                          "HapticsFormats", "Haptics", "CoreHaptics"]
+    static let modules = [
+        "HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback",
+        "HapticsFormats", "Haptics", "CoreHaptics",
+    ]
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let updating = ProcessInfo.processInfo.environment["HAPTICS_UPDATE_API"] == "1"
@@ -20,8 +22,9 @@ struct PublicAPITests {
         let baselineFile = Self.packageRoot.appendingPathComponent("api/\(module).txt")
         let text = current.joined(separator: "\n") + "\n"
         if Self.updating {
-            try FileManager.default.createDirectory(at: baselineFile.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: baselineFile.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try text.write(to: baselineFile, atomically: true, encoding: .utf8)
             return
         }
@@ -29,7 +32,9 @@ struct PublicAPITests {
             .split(separator: "\n").map(String.init)
         let added = Set(current).subtracting(baseline).sorted()
         let removed = Set(baseline).subtracting(current).sorted()
-        #expect(added.isEmpty && removed.isEmpty, """
+        #expect(
+            added.isEmpty && removed.isEmpty,
+            """
             \(module)'s public API differs from api/\(module).txt (if intended, run \
             HAPTICS_UPDATE_API=1 swift test --filter PublicAPITests and commit the file):
             \((added.map { "+ \($0)" } + removed.map { "- \($0)" }).joined(separator: "\n"))
@@ -46,10 +51,12 @@ enum PublicSymbols {
         try? FileManager.default.removeItem(at: output)
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
-        var arguments = ["-module-name", module, "-target", try targetTriple(),
-                         "-I", build.appendingPathComponent("Modules").path,
-                         "-output-dir", output.path,
-                         "-minimum-access-level", "public", "-skip-synthesized-members"]
+        var arguments = [
+            "-module-name", module, "-target", try targetTriple(),
+            "-I", build.appendingPathComponent("Modules").path,
+            "-output-dir", output.path,
+            "-minimum-access-level", "public", "-skip-synthesized-members",
+        ]
         // The C shims' module maps, which modules that import them need to load.
         for shim in ["CALSA", "CLinuxInput"] {
             arguments += ["-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("\(shim).build/module.modulemap").path]
@@ -73,7 +80,8 @@ enum PublicSymbols {
         for file in try FileManager.default.contentsOfDirectory(atPath: output.path) where file.hasSuffix(".symbols.json") {
             let data = try Data(contentsOf: output.appendingPathComponent(file))
             guard let graph = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let symbols = graph["symbols"] as? [[String: Any]] else { continue }
+                let symbols = graph["symbols"] as? [[String: Any]]
+            else { continue }
             for symbol in symbols {
                 let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? "?"
                 let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")

@@ -54,8 +54,9 @@ struct DistributionTests {
         // Process, NSString or String(format:) anywhere in the tool links all of it again.
         let binary = try releaseBinary()
         let symbols = try shell("nm '\(binary.path)' | grep -c -E ' (__CFInitialize|\\$s10Foundation6ThreadC.*)$' || true")
-        #expect(symbols.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0",
-                "Foundation proper is linked into the tool (look for FileHandle, Thread, Process, NSString, String(format:))")
+        #expect(
+            symbols.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0",
+            "Foundation proper is linked into the tool (look for FileHandle, Thread, Process, NSString, String(format:))")
     }
 
     @Test("the release binary runs with the Swift toolchain hidden")
@@ -72,7 +73,8 @@ struct DistributionTests {
         let probe = try shell("unshare -m true")
         guard probe.status == 0 else { try Test.cancel("unshare -m is not permitted here: \(probe.output)") }
         // A private mount namespace in which an empty folder covers the toolchain.
-        let run = try shell("""
+        let run = try shell(
+            """
             unshare -m sh -c 'mount --bind "\(empty.path)" "\(toolchain)" && test ! -e "\(swift)" && \
             "\(binary.path)" --version && "\(binary.path)" render success -o - | wc -c'
             """)
@@ -94,7 +96,8 @@ struct DistributionTests {
         let folder = temporary.url
         defer { withExtendedLifetime(temporary) {} }
         // /dev/null over the library, in a private mount namespace: dlopen finds no ELF there.
-        let run = try shell("""
+        let run = try shell(
+            """
             cd "\(folder.path)" && "\(binary.path)" render success -o tap.wav && \
             unshare -m sh -c 'mount --bind /dev/null "\(library)" && \
               "\(binary.path)" render success -o - >/dev/null && echo rendered; \
@@ -123,14 +126,17 @@ struct DistributionTests {
 
         let installed = try #require(FileManager.default.enumerator(atPath: prefix.path)?.allObjects as? [String])
             .filter { !$0.hasSuffix("/") }
-        let files = Set(installed.filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        })
-        for expected in ["bin/haptics", "share/man/man1/haptics.1", "share/man/man1/haptics.play.1", "share/man/man1/haptics.render.1",
-                         "share/bash-completion/completions/haptics", "share/zsh/site-functions/_haptics",
-                         "share/fish/vendor_completions.d/haptics.fish", "lib/udev/rules.d/70-haptics.rules",
-                         "share/haptics/install-manifest"] {
+        let files = Set(
+            installed.filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            })
+        for expected in [
+            "bin/haptics", "share/man/man1/haptics.1", "share/man/man1/haptics.play.1", "share/man/man1/haptics.render.1",
+            "share/bash-completion/completions/haptics", "share/zsh/site-functions/_haptics",
+            "share/fish/vendor_completions.d/haptics.fish", "lib/udev/rules.d/70-haptics.rules",
+            "share/haptics/install-manifest",
+        ] {
             #expect(files.contains(expected), "\(expected) not installed; got \(files.sorted())")
         }
         let version = try shell("'\(prefix.path)/bin/haptics' --version")

@@ -45,8 +45,9 @@ struct ExportCommandTests {
         #expect(result.errorLines == ["bad.ahap:2:37: error: negative time -1; a time must be 0 or more [Pattern[1].Event.Time]"])
     }
 
-    @Test("an output that cannot be created is one line naming the path and the system's reason, exit 1",
-          arguments: [("folder", "Is a directory"), ("missing/x.ahap", "No such file or directory"), ("/proc/nope", "No such file or directory")])
+    @Test(
+        "an output that cannot be created is one line naming the path and the system's reason, exit 1",
+        arguments: [("folder", "Is a directory"), ("missing/x.ahap", "No such file or directory"), ("/proc/nope", "No such file or directory")])
     func unwritableOutput(output: String, reason: String) async throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("folder"), withIntermediateDirectories: true)

@@ -109,7 +109,8 @@ struct ListCommandTests {
         }
     }
 
-    static let aliases: [(alias: String, name: String)] = documented.flatMap { preset in preset.aliases.map { ($0, preset.name) } }
+    static let aliases: [(alias: String, name: String)] =
+        documented.flatMap { preset in preset.aliases.map { ($0, preset.name) } }
         + [("level-change", "levelChange"), ("TOGGLE_ON", "toggleOn")]
 
     @Test("an alias exports exactly the preset it names, metadata included", arguments: aliases)

@@ -14,14 +14,36 @@ struct MalformedInputTests {
         ("not-json.ahap", "Pattern: [tap]", "", "1:1: error: unexpected 'Pattern'"),
         ("top-level.ahap", "[1, 2]", "", "1:1: error: expected a JSON object with a 'Pattern' array at the top level, found an array"),
         ("pattern-type.ahap", "{\"Pattern\": 3}", "Pattern", "1:13: error: expected an array of pattern elements, found a number (3)"),
-        ("element-type.ahap", "{\"Pattern\": [true]}", "Pattern[0]", "1:14: error: expected an object holding one Event, Parameter or ParameterCurve, found true"),
+        (
+            "element-type.ahap", "{\"Pattern\": [true]}", "Pattern[0]",
+            "1:14: error: expected an object holding one Event, Parameter or ParameterCurve, found true"
+        ),
         ("event-type.ahap", "{\"Pattern\": [{\"Event\": \"tap\"}]}", "Pattern[0].Event", "1:24: error: expected an object, found a string (\"tap\")"),
-        ("time-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": \"0\", \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "1:33: error: expected a number, found a string (\"0\")"),
-        ("parameters-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\", \"EventParameters\": 1}}]}", "Pattern[0].Event.EventParameters", "1:87: error: expected an array of parameters, found a number (1)"),
-        ("value-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\", \"EventParameters\": [{\"ParameterID\": \"HapticIntensity\", \"ParameterValue\": [1]}]}}]}", "Pattern[0].Event.EventParameters[0].ParameterValue", "1:141: error: expected a number, found an array"),
-        ("nan.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": NaN, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "1:33: error: 'NaN' is not a number JSON allows"),
-        ("overflow.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 1e309, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "1:33: error: the number 1e309 is too large: it overflows to infinity"),
-        ("huge-time.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 1e308, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time", "1:33: error: the time 1e+308 s is beyond the 3600 s limit"),
+        (
+            "time-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": \"0\", \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time",
+            "1:33: error: expected a number, found a string (\"0\")"
+        ),
+        (
+            "parameters-type.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\", \"EventParameters\": 1}}]}",
+            "Pattern[0].Event.EventParameters", "1:87: error: expected an array of parameters, found a number (1)"
+        ),
+        (
+            "value-type.ahap",
+            "{\"Pattern\": [{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\", \"EventParameters\": [{\"ParameterID\": \"HapticIntensity\", \"ParameterValue\": [1]}]}}]}",
+            "Pattern[0].Event.EventParameters[0].ParameterValue", "1:141: error: expected a number, found an array"
+        ),
+        (
+            "nan.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": NaN, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time",
+            "1:33: error: 'NaN' is not a number JSON allows"
+        ),
+        (
+            "overflow.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 1e309, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time",
+            "1:33: error: the number 1e309 is too large: it overflows to infinity"
+        ),
+        (
+            "huge-time.ahap", "{\"Pattern\": [{\"Event\": {\"Time\": 1e308, \"EventType\": \"HapticTransient\"}}]}", "Pattern[0].Event.Time",
+            "1:33: error: the time 1e+308 s is beyond the 3600 s limit"
+        ),
         ("fragment.ahap", "{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\"}}", "Pattern", "1:1: error: the 'Pattern' array is missing"),
         ("empty.ahap", "", "", "1:1: error: the input is empty"),
         ("binary.ahap", "\u{00}\u{01}\u{02}\u{FF}", "", "1:1: error: unexpected"),
@@ -88,7 +110,8 @@ struct MalformedInputTests {
     @Test("1,000,000 events are refused by the element limit, naming it")
     func millionEvents() async throws {
         let text = "{\"Pattern\":[" + Array(repeating: "{\"Event\":{}}", count: 1_000_000).joined(separator: ",") + "]}"
-        try await expectRefused(Data(text.utf8), name: "million.ahap", containing: "million.ahap:1:1300013: error: more than 100000 elements in one array; the limit is 100000")
+        try await expectRefused(
+            Data(text.utf8), name: "million.ahap", containing: "million.ahap:1:1300013: error: more than 100000 elements in one array; the limit is 100000")
     }
 
     @Test("1,000,000 complete events (51 MB) are refused by the size limit")
@@ -100,7 +123,8 @@ struct MalformedInputTests {
 
     @Test("100,000 nested brackets are refused by the depth limit, naming it")
     func deepNesting() async throws {
-        try await expectRefused(Data(String(repeating: "[", count: 100_000).utf8), name: "deep.ahap", containing: "nest more than 64 levels deep; the limit is 64")
+        try await expectRefused(
+            Data(String(repeating: "[", count: 100_000).utf8), name: "deep.ahap", containing: "nest more than 64 levels deep; the limit is 64")
     }
 
     @Test("a directory and a device that never ends are refused")

@@ -14,21 +14,24 @@ struct OutputSafetyTests {
         var events = (0..<200).map { i in
             "{ \"Event\": { \"Time\": \(Double(i) / 10), \"EventType\": \"HapticTransient\", \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 0.\(i % 9 + 1) } ] } }"
         }
-        events.append("{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 20, \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 0.3 } ] } }")
+        events.append(
+            "{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 20, \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 0.3 } ] } }"
+        )
         return "{ \"Pattern\": [\n" + events.joined(separator: ",\n") + "\n] }"
     }()
 
     static let oldContents = Data("the old file, which must survive\n".utf8)
 
-    @Test("out of space: render -o x.wav, --rumble -o x.csv, --rumble --json, export -o, plot -o x.svg: exit 1, one line, the old file intact, no temporary file",
-          .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage),
-          arguments: [
+    @Test(
+        "out of space: render -o x.wav, --rumble -o x.csv, --rumble --json, export -o, plot -o x.svg: exit 1, one line, the old file intact, no temporary file",
+        .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage),
+        arguments: [
             (["render", "long.ahap"], "out.wav"),
             (["render", "long.ahap", "--rumble"], "out.csv"),
             (["render", "long.ahap", "--rumble", "--json"], "out.json"),
             (["export", "long.ahap"], "out.ahap"),
             (["plot", "long.ahap"], "out.svg"),
-          ])
+        ])
     func outOfSpace(command: [String], name: String) async throws {
         let folder = try TemporaryFolder()
         try folder.write("long.ahap", Self.longPattern)
@@ -43,8 +46,9 @@ struct OutputSafetyTests {
         #expect(try small.names() == [name])
     }
 
-    @Test("a new file on a full disk: exit 1 and no file at all, not a truncated one",
-          .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage))
+    @Test(
+        "a new file on a full disk: exit 1 and no file at all, not a truncated one",
+        .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage))
     func outOfSpaceNewFile() async throws {
         let folder = try TemporaryFolder()
         try folder.write("long.ahap", Self.longPattern)
@@ -161,7 +165,9 @@ struct PlayFileHeaderTests {
         let signal = WAVFile.channel(0, of: wav.float32Samples, channels: wav.channelCount)
         let start = try #require(signal.firstIndex { $0 != 0 })
         let renderedStart = try #require(rendered.firstIndex { $0 != 0 })
-        let same = signal.dropFirst(start).prefix(rendered.count - renderedStart).elementsEqual(rendered.dropFirst(renderedStart)) { $0.bitPattern == $1.bitPattern }
+        let same = signal.dropFirst(start).prefix(rendered.count - renderedStart).elementsEqual(rendered.dropFirst(renderedStart)) {
+            $0.bitPattern == $1.bitPattern
+        }
         #expect(same, "the captured floats differ from the render")
     }
 }

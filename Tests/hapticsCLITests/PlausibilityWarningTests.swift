@@ -7,13 +7,13 @@ import Testing
 @Suite("Warnings for what would pass silently")
 struct PlausibilityWarningTests {
     static let millisecondPattern = """
-    { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } },
-                   { "Event": { "Time": 120, "EventType": "HapticTransient" } } ] }
-    """
+        { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } },
+                       { "Event": { "Time": 120, "EventType": "HapticTransient" } } ] }
+        """
 
     static let continuousWithoutDuration = """
-    { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticContinuous" } } ] }
-    """
+        { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticContinuous" } } ] }
+        """
 
     @Test("validate: a continuous event without EventDuration is invalid, in lenient and strict mode", arguments: [[], ["--strict"]])
     func continuousWithoutDurationIsInvalid(flags: [String]) async throws {
@@ -21,10 +21,11 @@ struct PlausibilityWarningTests {
         try folder.write("c.ahap", Self.continuousWithoutDuration)
         let result = try await HapticsProcess.run(["validate"] + flags + ["c.ahap"], in: folder.url, timeout: .seconds(30))
         #expect(result.status == 1)
-        #expect(result.outputLines == [
-            "c.ahap:1:27: error: missing 'EventDuration': a HapticContinuous event needs its length in seconds [Pattern[0].Event.EventDuration]",
-            "c.ahap: invalid (1 error)",
-        ])
+        #expect(
+            result.outputLines == [
+                "c.ahap:1:27: error: missing 'EventDuration': a HapticContinuous event needs its length in seconds [Pattern[0].Event.EventDuration]",
+                "c.ahap: invalid (1 error)",
+            ])
     }
 
     @Test("validate: times typed in milliseconds get a warning asking so; --strict makes it an error")
@@ -57,7 +58,8 @@ struct PlausibilityWarningTests {
         guard line.hasPrefix(prefix), line.hasSuffix("exceeded ±1 and were cut; lower --gain or the pattern's intensities") else { return nil }
         let words = line.dropFirst(prefix.count).split(separator: " ")
         guard words.count > 4, words[1] == "of", let clipped = Int(words[0]), let total = Int(words[2]),
-              let percent = Double(words[4].dropFirst().dropLast(2)) else { return nil }
+            let percent = Double(words[4].dropFirst().dropLast(2))
+        else { return nil }
         return (clipped, total, percent)
     }
 

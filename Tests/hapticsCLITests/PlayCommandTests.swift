@@ -57,15 +57,20 @@ struct PlayCommandTests {
         #expect(result.errorLines.first?.hasPrefix("haptics: audio device 'hw:99': ") == true, "\(result.errorOutput)")
     }
 
-    @Test("what play sends a file: device is, sample for sample, what render writes (with --audio for audio events)",
-          arguments: [("wideband", false), ("dualsense", false), ("wideband", true), ("dualsense", true)])
+    @Test(
+        "what play sends a file: device is, sample for sample, what render writes (with --audio for audio events)",
+        arguments: [("wideband", false), ("dualsense", false), ("wideband", true), ("dualsense", true)])
     func playMatchesRender(profile: String, audio: Bool) async throws {
         let folder = try TemporaryFolder()
         if audio {
             try folder.write("sample.ahap", audioPattern)
             try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("sounds"), withIntermediateDirectories: true)
-            try folder.write("sounds/sine.wav", Data(TestWAV.bytes(TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 44_100),
-                                                                   channels: 1, sampleRate: 44_100)))
+            try folder.write(
+                "sounds/sine.wav",
+                Data(
+                    TestWAV.bytes(
+                        TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 44_100),
+                        channels: 1, sampleRate: 44_100)))
         } else {
             try folder.write("sample.ahap", samplePattern)
         }
@@ -116,13 +121,14 @@ struct PlayCommandTests {
 
     /// Twenty seconds of full-scale 300 Hz sine (wideband at sharpness 1), played in a loop.
     static let longPattern = """
-    { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 20,
-      "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1 },
-                           { "ParameterID": "HapticSharpness", "ParameterValue": 1 } ] } } ] }
-    """
+        { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 20,
+          "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1 },
+                               { "ParameterID": "HapticSharpness", "ParameterValue": 1 } ] } } ] }
+        """
 
-    @Test("SIGINT or SIGTERM during play exits 130 or 143 with one line, and the captured signal fades to zero without a click",
-          .serialized, arguments: [SIGINT, SIGTERM])
+    @Test(
+        "SIGINT or SIGTERM during play exits 130 or 143 with one line, and the captured signal fades to zero without a click",
+        .serialized, arguments: [SIGINT, SIGTERM])
     func interruptionFadesOut(signal: Int32) async throws {
         let folder = try TemporaryFolder()
         try folder.write("long.ahap", Self.longPattern)
@@ -200,7 +206,9 @@ struct PlayCommandTests {
         #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.errorLines.count == 1)
         #expect(outcome.errorLines.first?.hasPrefix("haptics: no audio output to play on (audio device 'default': ") == true, "\(outcome.stderr)")
-        #expect(outcome.errorLines.first?.contains("no sound card, and no sound server (PulseAudio or PipeWire) is running for this user") == true, "\(outcome.stderr)")
+        #expect(
+            outcome.errorLines.first?.contains("no sound card, and no sound server (PulseAudio or PipeWire) is running for this user") == true,
+            "\(outcome.stderr)")
         let expectedPath = folder.url.appendingPathComponent("haptics/\(name).wav").path
         #expect(outcome.outputLines.first == "Rendered \(name).ahap for the 'wideband' profile instead: \(expectedPath)")
         let wav = try WAVFile(contentsOf: URL(fileURLWithPath: expectedPath))
@@ -220,7 +228,8 @@ struct PlayCommandTests {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = folder.url.path
         environment["PULSE_SERVER"] = "unix:" + folder.url.appendingPathComponent("no-server").path
-        let result = try await HapticsProcess.run(["play", "-"], stdin: Data(samplePattern.utf8), in: folder.url, environment: environment, timeout: .seconds(30))
+        let result = try await HapticsProcess.run(
+            ["play", "-"], stdin: Data(samplePattern.utf8), in: folder.url, environment: environment, timeout: .seconds(30))
         #expect(result.status == 0, "\(result.errorOutput)")
         let expectedPath = folder.url.appendingPathComponent("haptics/stdin.wav").path
         #expect(result.outputLines.first == "Rendered standard input for the 'wideband' profile instead: \(expectedPath)")

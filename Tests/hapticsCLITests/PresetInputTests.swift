@@ -4,8 +4,9 @@ import Testing
 
 @Suite("Presets and settings on the command line")
 struct PresetInputTests {
-    @Test("a misspelt preset is one line with the nearest name, exit 1",
-          arguments: [("sucess", "success"), ("Sucess", "success"), ("impcat", "impact"), ("levle-change", "levelChange")])
+    @Test(
+        "a misspelt preset is one line with the nearest name, exit 1",
+        arguments: [("sucess", "success"), ("Sucess", "success"), ("impcat", "impact"), ("levle-change", "levelChange")])
     func presetSuggestion(typed: String, meant: String) async throws {
         let result = try await HapticsProcess.run(["play", typed, "--device", "null"], timeout: .seconds(30))
         #expect(result.status == 1)
@@ -48,7 +49,8 @@ struct PresetInputTests {
         let result = try await HapticsProcess.run(["export", "success"], in: folder.url, environment: environment, timeout: .seconds(30))
         #expect(result.status == 0)
         let path = folder.url.appendingPathComponent("settings.json").standardizedFileURL.path
-        #expect(result.errorLines == ["\(path):3:19: warning: categories.notifications: unknown category (did you mean 'notification'?); using default settings"])
+        #expect(
+            result.errorLines == ["\(path):3:19: warning: categories.notifications: unknown category (did you mean 'notification'?); using default settings"])
         #expect(result.output.contains("\"ParameterValue\": 1.0"))
     }
 

@@ -154,10 +154,12 @@ struct RenderCommandTests {
         #expect(peak > 0 && peak <= 0.5)
     }
 
-    @Test("a profile file with an unknown key or a missing minFrequency exits 1, naming the file, the place and the key", arguments: [
-        (#"{"minFrequency": 100, "maxFrequency": 200, "colour": "red"}"#, "1:44: colour: unknown key (known: name, minFrequency,"),
-        (#"{"maxFrequency": 200}"#, "1:1: minFrequency: missing"),
-    ])
+    @Test(
+        "a profile file with an unknown key or a missing minFrequency exits 1, naming the file, the place and the key",
+        arguments: [
+            (#"{"minFrequency": 100, "maxFrequency": 200, "colour": "red"}"#, "1:44: colour: unknown key (known: name, minFrequency,"),
+            (#"{"maxFrequency": 200}"#, "1:1: minFrequency: missing"),
+        ])
     func badProfileFile(text: String, problem: String) async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("bad.json", text)
@@ -167,8 +169,9 @@ struct RenderCommandTests {
         #expect(result.errorLines.first?.hasPrefix("\(file.path):\(problem)") == true, "\(result.errorOutput)")
     }
 
-    @Test("a profile whose sample rate is out of range (-1 crashed the WAV writer) is one line at its place, exit 1, no file written",
-          arguments: ["-1", "0", "1", "999999999"])
+    @Test(
+        "a profile whose sample rate is out of range (-1 crashed the WAV writer) is one line at its place, exit 1, no file written",
+        arguments: ["-1", "0", "1", "999999999"])
     func profileRateOutOfRange(rate: String) async throws {
         let folder = try TemporaryFolder()
         try folder.write("bad.json", "{\n  \"minFrequency\": 60,\n  \"allowedSampleRates\":[\(rate)],\n  \"maxFrequency\": 300\n}\n")
@@ -190,11 +193,13 @@ struct RenderCommandTests {
 
     /// How fast the refusal is, is measured by the library's tests; a subprocess's wall time on
     /// a loaded machine says little.
-    @Test("--profile /dev/zero, a folder or a huge file is refused without reading it, saying why", arguments: [
-        ("/dev/zero", "not a regular file (a character device)"),
-        (".", "not a regular file (a directory)"),
-        ("huge.json", "larger than 1 MiB (104857600 bytes)"),
-    ])
+    @Test(
+        "--profile /dev/zero, a folder or a huge file is refused without reading it, saying why",
+        arguments: [
+            ("/dev/zero", "not a regular file (a character device)"),
+            (".", "not a regular file (a directory)"),
+            ("huge.json", "larger than 1 MiB (104857600 bytes)"),
+        ])
     func profileNotARegularFile(path: String, problem: String) async throws {
         let folder = try TemporaryFolder()
         let huge = try folder.write("huge.json", "")
@@ -216,7 +221,8 @@ struct RenderCommandTests {
         var clipped: Int
 
         init(_ line: String) throws {
-            let pattern = /duration ([0-9.]+) s, ([0-9]+) frames at ([0-9]+) Hz, peak ([0-9.]+) \((-?[0-9.]+|-inf) dBFS\), RMS ([0-9.]+), clipped samples ([0-9]+)/
+            let pattern =
+                /duration ([0-9.]+) s, ([0-9]+) frames at ([0-9]+) Hz, peak ([0-9.]+) \((-?[0-9.]+|-inf) dBFS\), RMS ([0-9.]+), clipped samples ([0-9]+)/
             let match = try #require(line.wholeMatch(of: pattern), "\(line)")
             duration = try #require(Double(match.1))
             frames = try #require(Int(match.2))
@@ -286,8 +292,9 @@ struct RenderCommandTests {
         let rows = try lines.dropFirst().map { line -> RumbleFrame in
             let fields = line.split(separator: ",").map(String.init)
             try #require(fields.count == 3, "\(line)")
-            return RumbleFrame(timeMilliseconds: try #require(Int(fields[0])),
-                               strong: try #require(UInt16(fields[1])), weak: try #require(UInt16(fields[2])))
+            return RumbleFrame(
+                timeMilliseconds: try #require(Int(fields[0])),
+                strong: try #require(UInt16(fields[1])), weak: try #require(UInt16(fields[2])))
         }
         return (header, rows)
     }

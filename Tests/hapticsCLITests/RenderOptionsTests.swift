@@ -20,7 +20,10 @@ struct RenderOptionsTests {
         let folder = try TemporaryFolder()
         let result = try await run(["render", "sample.ahap", "-o", "n.mp3"], in: folder)
         #expect(result.status == 2)
-        #expect(result.errorLines == ["haptics: -o n.mp3: unknown output format; use .wav (drive signal), .csv or .json (rumble motor timeline), .ahap (canonical AHAP) or - (WAV on standard output) (see 'haptics render --help')"])
+        #expect(
+            result.errorLines == [
+                "haptics: -o n.mp3: unknown output format; use .wav (drive signal), .csv or .json (rumble motor timeline), .ahap (canonical AHAP) or - (WAV on standard output) (see 'haptics render --help')"
+            ])
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("n.mp3").path))
     }
 
@@ -42,7 +45,8 @@ struct RenderOptionsTests {
     @Test("--loop, --loop-end and --rate write the library's render of the same playback, bit for bit")
     func loopAndRate() async throws {
         let folder = try TemporaryFolder()
-        let result = try await run(["render", "sample.ahap", "-o", "out.wav", "--format", "f32", "--loop", "3", "--loop-end", "0.4", "--rate", "1.5"], in: folder)
+        let result = try await run(
+            ["render", "sample.ahap", "-o", "out.wav", "--format", "f32", "--loop", "3", "--loop-end", "0.4", "--rate", "1.5"], in: folder)
         #expect(result.status == 0, "\(result.errorOutput)")
         let wav = try WAVFile(contentsOf: folder.url.appendingPathComponent("out.wav"))
         let expected = HapticRenderer.render(try pattern, playback: .init(count: 3, loopEnd: 0.4, rate: 1.5)).samples
@@ -75,14 +79,23 @@ struct RenderOptionsTests {
         #expect(object["sampleRate"] as? Int == 48_000)
         #expect(object["clippedSamples"] as? Int == 0)
         #expect((object["peak"] as? Double ?? 0) > 0.5)
-        #expect(Set(object.keys).isSuperset(of: ["hapticsVersion", "duration", "frames", "sampleRate", "peak", "peakDBFS", "rms", "clippedSamples", "droppedEvents"]))
+        #expect(
+            Set(object.keys).isSuperset(of: [
+                "hapticsVersion", "duration", "frames", "sampleRate", "peak", "peakDBFS", "rms", "clippedSamples", "droppedEvents",
+            ]))
     }
 
-    @Test("options that do not fit the output are usage errors",
-          arguments: [(["-o", "x.ahap", "--loop", "2"], "-o .ahap writes the pattern itself; --loop, --loop-end, --rate, --channels, --audio and --stats go with a .wav"),
-                      (["-o", "x.csv", "--rate", "2"], "--loop, --loop-end, --rate and --channels go with a .wav, not the rumble timeline"),
-                      (["--rumble", "-o", "x.wav"], "--rumble writes the motor timeline: use -o FILE.csv or FILE.json"),
-                      (["-o", "x.wav", "--loop", "0"], "--loop must be 1…10000")])
+    @Test(
+        "options that do not fit the output are usage errors",
+        arguments: [
+            (
+                ["-o", "x.ahap", "--loop", "2"],
+                "-o .ahap writes the pattern itself; --loop, --loop-end, --rate, --channels, --audio and --stats go with a .wav"
+            ),
+            (["-o", "x.csv", "--rate", "2"], "--loop, --loop-end, --rate and --channels go with a .wav, not the rumble timeline"),
+            (["--rumble", "-o", "x.wav"], "--rumble writes the motor timeline: use -o FILE.csv or FILE.json"),
+            (["-o", "x.wav", "--loop", "0"], "--loop must be 1…10000"),
+        ])
     func misfits(arguments: [String], message: String) async throws {
         let folder = try TemporaryFolder()
         let result = try await run(["render", "sample.ahap"] + arguments, in: folder)

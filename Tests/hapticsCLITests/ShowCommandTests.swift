@@ -19,7 +19,8 @@ struct ShowCommandTests {
         #expect(lines.contains("  curves      1"))
         let timeline = lines.filter { $0.hasPrefix("       0.") }
         #expect(timeline.count == 4)
-        #expect(timeline.map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) }
+        #expect(
+            timeline.map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) }
                 == ["transient", "parameter", "curve", "continuous"])
         #expect(timeline[0].contains("intensity 1.00, sharpness 0.50"))
         #expect(timeline[1].contains("HapticIntensityControl = 0.80"))
@@ -32,8 +33,9 @@ struct ShowCommandTests {
     func terminalTimeline() async throws {
         let piped = try await HapticsProcess.run(["show", "success"])
         #expect(!piped.output.contains("intensity │"))
-        let script = try #require(["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                  "script(1) gives the command a terminal (Debian: bsdutils)")
+        let script = try #require(
+            ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "script(1) gives the command a terminal (Debian: bsdutils)")
         let haptics = try #require(HapticsProcess.executable)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
@@ -59,13 +61,15 @@ struct ShowCommandTests {
     @Test("a pattern with audio events says play plays them and render mixes them in with --audio")
     func audioNote() async throws {
         let json = """
-        { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } },
-                       { "Event": { "Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "pop.wav" } },
-                       { "Event": { "Time": 0.1, "EventType": "AudioContinuous", "EventDuration": 0.5 } } ] }
-        """
+            { "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } },
+                           { "Event": { "Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "pop.wav" } },
+                           { "Event": { "Time": 0.1, "EventType": "AudioContinuous", "EventDuration": 0.5 } } ] }
+            """
         let result = try await HapticsProcess.run(["show", "-"], stdin: Data(json.utf8))
         #expect(result.status == 0)
-        #expect(result.outputLines.last == "note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio.")
+        #expect(
+            result.outputLines.last == "note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio."
+        )
         #expect(result.output.contains("pop.wav"))
     }
 

@@ -4,15 +4,18 @@ import Testing
 
 @Suite("Usage errors")
 struct UsageErrorTests {
-    @Test("a value the parser rejects is one line naming the option and the command's help, exit 2",
-          arguments: [
+    @Test(
+        "a value the parser rejects is one line naming the option and the command's help, exit 2",
+        arguments: [
             (["play", "success", "--rate", "abc"], "haptics: the value 'abc' is invalid for '--rate <r>' (see 'haptics play --help')"),
-            (["render", "success", "-o", "x.wav", "--format", "wav"],
-             "haptics: the value 'wav' is invalid for '--format <format>'. Please provide one of 's16' and 'f32' (see 'haptics render --help')"),
+            (
+                ["render", "success", "-o", "x.wav", "--format", "wav"],
+                "haptics: the value 'wav' is invalid for '--format <format>'. Please provide one of 's16' and 'f32' (see 'haptics render --help')"
+            ),
             (["validate"], "haptics: missing expected argument '<file> ...' (see 'haptics validate --help')"),
             (["show", "success", "extra"], "haptics: unexpected argument 'extra' (see 'haptics show --help')"),
             (["nonsense"], "haptics: unexpected argument 'nonsense' (see 'haptics --help')"),
-          ])
+        ])
     func parserErrorsAreOneLine(arguments: [String], line: String) async throws {
         let folder = try TemporaryFolder()
         let result = try await HapticsProcess.run(arguments, in: folder.url, timeout: .seconds(30))
@@ -21,15 +24,23 @@ struct UsageErrorTests {
         #expect(result.output.isEmpty)
     }
 
-    @Test("a misspelt command, option value, profile or device gets the nearest name",
-          arguments: [
+    @Test(
+        "a misspelt command, option value, profile or device gets the nearest name",
+        arguments: [
             (["plya", "success"], 2, "haptics: 2 unexpected arguments: 'plya', 'success' (did you mean 'play'?) (see 'haptics --help')"),
-            (["play", "impact", "--weight", "hevy", "--device", "null"], 2,
-             "haptics: the value 'hevy' is invalid for '--weight <weight>'. Please provide one of 'light', 'medium' or 'heavy' (did you mean 'heavy'?) (see 'haptics play --help')"),
-            (["render", "success", "-o", "x.wav", "--profile", "lraa"], 1,
-             "haptics: lraa: no such profile (did you mean 'lra'? built-in: wideband, lra, dualsense, shaker; or give a path to a JSON file)"),
-            (["render", "success", "-o", "x.wav", "--formt", "f32"], 2, "haptics: unknown option '--formt'. Did you mean '--format'? (see 'haptics render --help')"),
-          ])
+            (
+                ["play", "impact", "--weight", "hevy", "--device", "null"], 2,
+                "haptics: the value 'hevy' is invalid for '--weight <weight>'. Please provide one of 'light', 'medium' or 'heavy' (did you mean 'heavy'?) (see 'haptics play --help')"
+            ),
+            (
+                ["render", "success", "-o", "x.wav", "--profile", "lraa"], 1,
+                "haptics: lraa: no such profile (did you mean 'lra'? built-in: wideband, lra, dualsense, shaker; or give a path to a JSON file)"
+            ),
+            (
+                ["render", "success", "-o", "x.wav", "--formt", "f32"], 2,
+                "haptics: unknown option '--formt'. Did you mean '--format'? (see 'haptics render --help')"
+            ),
+        ])
     func didYouMean(arguments: [String], status: Int32, line: String) async throws {
         let folder = try TemporaryFolder()
         let result = try await HapticsProcess.run(arguments, in: folder.url, timeout: .seconds(30))
@@ -45,15 +56,16 @@ struct UsageErrorTests {
         #expect(result.errorLines.first?.hasSuffix("; did you mean 'null'?") == true, "\(result.errorLines)")
     }
 
-    @Test("a negative number is read as the option's value, so the range is what is reported",
-          arguments: [
+    @Test(
+        "a negative number is read as the option's value, so the range is what is reported",
+        arguments: [
             (["render", "success", "-o", "x.wav", "--gain", "-1"], "haptics: --gain must be between 0 and 4"),
             (["render", "success", "-o", "x.wav", "--sample-rate", "-5"], "haptics: --sample-rate: sample rate must be between 8000 and 192000 Hz"),
             (["render", "success", "-o", "x.wav", "--intensity", "-0.5"], "haptics: --intensity must be from 0 to 1, got -0.5 (see 'haptics render --help')"),
             (["play", "success", "--device", "null", "--rate", "-2"], "haptics: --rate must be greater than 0 and at most 100 (see 'haptics play --help')"),
             (["play", "success", "--device", "null", "--latency-ms", "-20"], "haptics: --latency-ms must be between 2 and 2000 (see 'haptics play --help')"),
             (["render", "success", "--rumble", "-o", "x.csv", "--interval-ms", "-10"], "haptics: --interval-ms must be 1…1000 (see 'haptics render --help')"),
-          ])
+        ])
     func negativeNumbers(arguments: [String], line: String) async throws {
         let folder = try TemporaryFolder()
         let result = try await HapticsProcess.run(arguments, in: folder.url, timeout: .seconds(30))

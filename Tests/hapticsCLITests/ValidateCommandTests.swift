@@ -20,10 +20,11 @@ struct ValidateCommandTests {
         try folder.write("warn.ahap", patternWithWarning)
         let result = try await HapticsProcess.run(["validate", "warn.ahap"], in: folder.url)
         #expect(result.status == 0)
-        #expect(result.outputLines == [
-            "warn.ahap:1:72: warning: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
-            "warn.ahap: valid (1 warning)",
-        ])
+        #expect(
+            result.outputLines == [
+                "warn.ahap:1:72: warning: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
+                "warn.ahap: valid (1 warning)",
+            ])
     }
 
     @Test("--strict turns the warnings into errors and exits 1")
@@ -32,10 +33,11 @@ struct ValidateCommandTests {
         try folder.write("warn.ahap", patternWithWarning)
         let result = try await HapticsProcess.run(["validate", "--strict", "warn.ahap"], in: folder.url)
         #expect(result.status == 1)
-        #expect(result.outputLines == [
-            "warn.ahap:1:72: error: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
-            "warn.ahap: invalid (1 error)",
-        ])
+        #expect(
+            result.outputLines == [
+                "warn.ahap:1:72: error: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
+                "warn.ahap: invalid (1 error)",
+            ])
     }
 
     @Test("every file gets its lines and summary; one invalid file makes the exit status 1")
@@ -45,13 +47,14 @@ struct ValidateCommandTests {
         try folder.write("bad.ahap", invalidPattern)
         let result = try await HapticsProcess.run(["validate", "good.ahap", "bad.ahap", "missing.ahap"], in: folder.url)
         #expect(result.status == 1)
-        #expect(result.outputLines == [
-            "good.ahap: valid",
-            "bad.ahap:2:37: error: negative time -1; a time must be 0 or more [Pattern[1].Event.Time]",
-            "bad.ahap: invalid (1 error)",
-            "missing.ahap: error: no such file",
-            "missing.ahap: invalid (1 error)",
-        ])
+        #expect(
+            result.outputLines == [
+                "good.ahap: valid",
+                "bad.ahap:2:37: error: negative time -1; a time must be 0 or more [Pattern[1].Event.Time]",
+                "bad.ahap: invalid (1 error)",
+                "missing.ahap: error: no such file",
+                "missing.ahap: invalid (1 error)",
+            ])
     }
 
     @Test("- reads standard input")
@@ -73,7 +76,8 @@ struct ValidateCommandTests {
         #expect(result.status == 1)
         let reports = try #require(try jsonObject(result.stdout) as? [[String: Any]])
         #expect(reports.count == 2)
-        #expect(reports.map { Set($0.keys) } == Array(repeating: ["hapticsVersion", "file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
+        #expect(
+            reports.map { Set($0.keys) } == Array(repeating: ["hapticsVersion", "file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
         #expect(reports.map { $0["errorCount"] as? Int } == [0, 1])
         #expect(reports.map { $0["warningCount"] as? Int } == [1, 0])
         #expect(reports[0]["file"] as? String == "warn.ahap")

@@ -40,10 +40,12 @@ public struct AHAPDecoder: Sendable {
     /// - Throws: ``AHAPError`` with every problem found, errors first.
     public func decode(_ data: Data, source: String? = nil, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
         guard data.count <= limits.maxInputBytes else {
-            throw AHAPError([AHAPDiagnostic(
-                .error, at: "",
-                "the input is \(data.count) bytes, more than the \(AHAPInputReader.describe(limits.maxInputBytes)) input limit",
-                source: source)])
+            throw AHAPError([
+                AHAPDiagnostic(
+                    .error, at: "",
+                    "the input is \(data.count) bytes, more than the \(AHAPInputReader.describe(limits.maxInputBytes)) input limit",
+                    source: source)
+            ])
         }
         let bytes = [UInt8](data)
         var report = DiagnosticCollector(mode: mode, source: source, bytes: bytes)

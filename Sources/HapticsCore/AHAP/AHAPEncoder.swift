@@ -59,9 +59,11 @@ public struct AHAPEncoder: Sendable {
             "\"Time\": \(JSONText.number(event.relativeTime))",
             "\"EventType\": \(JSONText.quoted(event.kind.rawValue))",
             "\"EventDuration\": \(JSONText.number(event.duration))",
-            "\"EventParameters\": " + listText(event.parameters.map {
-                "{ \"ParameterID\": \(JSONText.quoted($0.id.rawValue)), \"ParameterValue\": \(JSONText.number($0.value)) }"
-            }),
+            "\"EventParameters\": "
+                + listText(
+                    event.parameters.map {
+                        "{ \"ParameterID\": \(JSONText.quoted($0.id.rawValue)), \"ParameterValue\": \(JSONText.number($0.value)) }"
+                    }),
         ]
         if event.kind == .audioCustom, let audio = event.audio {
             lines.append("\"EventWaveformPath\": \(JSONText.quoted(audio.path))")
@@ -76,21 +78,27 @@ public struct AHAPEncoder: Sendable {
     }
 
     private func parameterText(_ parameter: HapticDynamicParameter) -> String {
-        elementText(AHAPKey.parameter, [
-            "\"ParameterID\": \(JSONText.quoted(parameter.id.rawValue))",
-            "\"Time\": \(JSONText.number(parameter.relativeTime))",
-            "\"ParameterValue\": \(JSONText.number(parameter.value))",
-        ])
+        elementText(
+            AHAPKey.parameter,
+            [
+                "\"ParameterID\": \(JSONText.quoted(parameter.id.rawValue))",
+                "\"Time\": \(JSONText.number(parameter.relativeTime))",
+                "\"ParameterValue\": \(JSONText.number(parameter.value))",
+            ])
     }
 
     private func curveText(_ curve: HapticParameterCurve) -> String {
-        elementText(AHAPKey.parameterCurve, [
-            "\"ParameterID\": \(JSONText.quoted(curve.id.rawValue))",
-            "\"Time\": \(JSONText.number(curve.relativeTime))",
-            "\"ParameterCurveControlPoints\": " + listText(curve.controlPoints.map {
-                "{ \"Time\": \(JSONText.number($0.relativeTime)), \"ParameterValue\": \(JSONText.number($0.value)) }"
-            }),
-        ])
+        elementText(
+            AHAPKey.parameterCurve,
+            [
+                "\"ParameterID\": \(JSONText.quoted(curve.id.rawValue))",
+                "\"Time\": \(JSONText.number(curve.relativeTime))",
+                "\"ParameterCurveControlPoints\": "
+                    + listText(
+                        curve.controlPoints.map {
+                            "{ \"Time\": \(JSONText.number($0.relativeTime)), \"ParameterValue\": \(JSONText.number($0.value)) }"
+                        }),
+            ])
     }
 
     /// `{ "Key": { lines } }` at the indentation of a pattern element.

@@ -6,9 +6,10 @@ extension AHAPPatternReader {
         let time = requiredTime(fields, alias: AHAPKey.parameterTime, in: value, at: path())
         let rawValue = requiredNumber(fields, AHAPKey.parameterValue, in: value, at: path())
         guard let id, let time, let rawValue else { return nil }
-        let parameterValue = clamped(rawValue, to: id.range, naming: id.rawValue,
-                                     at: JSONPath.appending(AHAPKey.parameterValue, to: path()),
-                                     offset: fields[AHAPKey.parameterValue]?.start)
+        let parameterValue = clamped(
+            rawValue, to: id.range, naming: id.rawValue,
+            at: JSONPath.appending(AHAPKey.parameterValue, to: path()),
+            offset: fields[AHAPKey.parameterValue]?.start)
         return HapticDynamicParameter(id, parameterValue, at: time)
     }
 
@@ -26,16 +27,20 @@ extension AHAPPatternReader {
             return nil
         }
         guard entries.count <= limits.maxControlPoints else {
-            report.error("the curve has \(entries.count) control points, more than the limit of \(limits.maxControlPoints)",
-                         at: pointsPath(), offset: pointsValue.start)
+            report.error(
+                "the curve has \(entries.count) control points, more than the limit of \(limits.maxControlPoints)",
+                at: pointsPath(), offset: pointsValue.start)
             return nil
         }
         var points: [HapticParameterCurve.ControlPoint] = []
         var valid = true
         for (index, entry) in entries.enumerated() {
             func entryPath() -> String { "\(pointsPath())[\(index)]" }
-            guard let pointFields = checkedObject(entry, at: entryPath(), allowed: AHAPKey.controlPointKeys,
-                                                  expecting: "an object with 'Time' and 'ParameterValue'") else {
+            guard
+                let pointFields = checkedObject(
+                    entry, at: entryPath(), allowed: AHAPKey.controlPointKeys,
+                    expecting: "an object with 'Time' and 'ParameterValue'")
+            else {
                 valid = false
                 continue
             }
@@ -45,11 +50,13 @@ extension AHAPPatternReader {
                 valid = false
                 continue
             }
-            let pointValue = id.map {
-                clamped(rawValue, to: $0.range, naming: $0.rawValue,
+            let pointValue =
+                id.map {
+                    clamped(
+                        rawValue, to: $0.range, naming: $0.rawValue,
                         at: JSONPath.appending(AHAPKey.parameterValue, to: entryPath()),
                         offset: pointFields[AHAPKey.parameterValue]?.start)
-            } ?? rawValue
+                } ?? rawValue
             points.append(HapticParameterCurve.ControlPoint(at: pointTime, pointValue))
         }
         guard let id, let time, valid else { return nil }
@@ -64,8 +71,9 @@ extension AHAPPatternReader {
                 .map(\.element)
         }
         if points.count > CoreHapticsLimits.maxControlPoints {
-            report.warning("the curve has \(points.count) control points; Core Haptics allows at most \(CoreHapticsLimits.maxControlPoints) per curve",
-                           at: pointsPath(), offset: pointsValue.start)
+            report.warning(
+                "the curve has \(points.count) control points; Core Haptics allows at most \(CoreHapticsLimits.maxControlPoints) per curve",
+                at: pointsPath(), offset: pointsValue.start)
         }
         return HapticParameterCurve(id, at: time, controlPoints: points)
     }
@@ -75,10 +83,11 @@ extension AHAPPatternReader {
     mutating func readDynamicID(_ fields: JSONFields, in object: JSONValue, at path: @autoclosure () -> String) -> HapticDynamicParameter.ID? {
         guard let name = requiredString(fields, AHAPKey.parameterID, in: object, at: path()) else { return nil }
         if let id = HapticDynamicParameter.ID(rawValue: name) { return id }
-        report.warning("unknown dynamic parameter '\(JSONText.display(name))'; the element is skipped",
-                       at: JSONPath.appending(AHAPKey.parameterID, to: path()),
-                       offset: fields[AHAPKey.parameterID]?.start,
-                       suggestion: NameSuggestion.best(for: name, among: HapticDynamicParameter.ID.allCases.map(\.rawValue)))
+        report.warning(
+            "unknown dynamic parameter '\(JSONText.display(name))'; the element is skipped",
+            at: JSONPath.appending(AHAPKey.parameterID, to: path()),
+            offset: fields[AHAPKey.parameterID]?.start,
+            suggestion: NameSuggestion.best(for: name, among: HapticDynamicParameter.ID.allCases.map(\.rawValue)))
         return nil
     }
 }

@@ -11,10 +11,11 @@ extension AHAPPatternReader {
             kind = HapticEvent.Kind(rawValue: typeName)
             if kind == nil {
                 let names = HapticEvent.Kind.allCases.map(\.rawValue)
-                report.error("unknown event type '\(JSONText.display(typeName))'; expected one of \(names.joined(separator: ", "))",
-                             at: JSONPath.appending(AHAPKey.eventType, to: path()),
-                             offset: fields[AHAPKey.eventType]?.start,
-                             suggestion: NameSuggestion.best(for: typeName, among: names))
+                report.error(
+                    "unknown event type '\(JSONText.display(typeName))'; expected one of \(names.joined(separator: ", "))",
+                    at: JSONPath.appending(AHAPKey.eventType, to: path()),
+                    offset: fields[AHAPKey.eventType]?.start,
+                    suggestion: NameSuggestion.best(for: typeName, among: names))
             }
         }
         let time = requiredTime(fields, alias: AHAPKey.eventTime, in: value, at: path())
@@ -24,19 +25,23 @@ extension AHAPPatternReader {
             duration = seconds(durationValue, at: JSONPath.appending(AHAPKey.eventDuration, to: path()), naming: "duration")
         } else if kind == .continuous || kind == .audioContinuous, let kind {
             // Core Haptics refuses a continuous event without a length; it would play nothing.
-            report.error("missing 'EventDuration': a \(kind.rawValue) event needs its length in seconds",
-                         at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: value.start)
+            report.error(
+                "missing 'EventDuration': a \(kind.rawValue) event needs its length in seconds",
+                at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: value.start)
             duration = nil
         }
         // Reported whether or not the event has errors, so that one run shows every problem.
         if let duration, kind == .continuous || kind == .audioContinuous, duration > CoreHapticsLimits.maxContinuousDuration {
-            report.warning("the event lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(CoreHapticsLimits.maxContinuousDuration)) Core Haptics allows for a continuous event",
-                           at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: fields[AHAPKey.eventDuration]?.start)
+            report.warning(
+                "the event lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(CoreHapticsLimits.maxContinuousDuration)) Core Haptics allows for a continuous event",
+                at: JSONPath.appending(AHAPKey.eventDuration, to: path()), offset: fields[AHAPKey.eventDuration]?.start)
         }
-        noteTiming(time, at: JSONPath.appending(fields[AHAPKey.time] == nil ? AHAPKey.eventTime : AHAPKey.time, to: path()),
-                   offset: (fields[AHAPKey.time] ?? fields[AHAPKey.eventTime])?.start, naming: "time")
-        noteTiming(fields[AHAPKey.eventDuration] == nil ? nil : duration, at: JSONPath.appending(AHAPKey.eventDuration, to: path()),
-                   offset: fields[AHAPKey.eventDuration]?.start, naming: "duration")
+        noteTiming(
+            time, at: JSONPath.appending(fields[AHAPKey.time] == nil ? AHAPKey.eventTime : AHAPKey.time, to: path()),
+            offset: (fields[AHAPKey.time] ?? fields[AHAPKey.eventTime])?.start, naming: "time")
+        noteTiming(
+            fields[AHAPKey.eventDuration] == nil ? nil : duration, at: JSONPath.appending(AHAPKey.eventDuration, to: path()),
+            offset: fields[AHAPKey.eventDuration]?.start, naming: "duration")
         let parameters = readEventParameters(fields[AHAPKey.eventParameters], at: JSONPath.appending(AHAPKey.eventParameters, to: path()))
         let audio = readAudioResource(fields, kind: kind, in: value, at: path(), valid: &valid)
 
@@ -54,8 +59,11 @@ extension AHAPPatternReader {
         var valid = true
         for (index, entry) in entries.enumerated() {
             func entryPath() -> String { "\(path())[\(index)]" }
-            guard let fields = checkedObject(entry, at: entryPath(), allowed: AHAPKey.eventParameterKeys,
-                                             expecting: "an object with 'ParameterID' and 'ParameterValue'") else {
+            guard
+                let fields = checkedObject(
+                    entry, at: entryPath(), allowed: AHAPKey.eventParameterKeys,
+                    expecting: "an object with 'ParameterID' and 'ParameterValue'")
+            else {
                 valid = false
                 continue
             }
@@ -67,15 +75,17 @@ extension AHAPPatternReader {
                 continue
             }
             guard let id else {
-                report.warning("unknown event parameter '\(JSONText.display(name))' is ignored",
-                               at: JSONPath.appending(AHAPKey.parameterID, to: entryPath()),
-                               offset: fields[AHAPKey.parameterID]?.start,
-                               suggestion: NameSuggestion.best(for: name, among: HapticEvent.ParameterID.allCases.map(\.rawValue)))
+                report.warning(
+                    "unknown event parameter '\(JSONText.display(name))' is ignored",
+                    at: JSONPath.appending(AHAPKey.parameterID, to: entryPath()),
+                    offset: fields[AHAPKey.parameterID]?.start,
+                    suggestion: NameSuggestion.best(for: name, among: HapticEvent.ParameterID.allCases.map(\.rawValue)))
                 continue
             }
-            let value = clamped(rawValue, to: id.range, naming: name,
-                                at: JSONPath.appending(AHAPKey.parameterValue, to: entryPath()),
-                                offset: fields[AHAPKey.parameterValue]?.start)
+            let value = clamped(
+                rawValue, to: id.range, naming: name,
+                at: JSONPath.appending(AHAPKey.parameterValue, to: entryPath()),
+                offset: fields[AHAPKey.parameterValue]?.start)
             if let earlier = parameters.firstIndex(where: { $0.id == id }) {
                 report.warning("'\(name)' is given more than once; the last value is used", at: entryPath(), offset: entry.start)
                 parameters.remove(at: earlier)
@@ -86,23 +96,27 @@ extension AHAPPatternReader {
     }
 
     /// The sound of an AudioCustom event; for other kinds, warns about audio keys and returns `nil`.
-    mutating func readAudioResource(_ fields: JSONFields, kind: HapticEvent.Kind?, in object: JSONValue, at path: @autoclosure () -> String, valid: inout Bool) -> HapticEvent.AudioResource? {
+    mutating func readAudioResource(_ fields: JSONFields, kind: HapticEvent.Kind?, in object: JSONValue, at path: @autoclosure () -> String, valid: inout Bool)
+        -> HapticEvent.AudioResource?
+    {
         let audioKeys = [AHAPKey.waveformPath, AHAPKey.waveformUsesVolumeEnvelope, AHAPKey.waveformLoopEnabled]
         guard kind == .audioCustom else {
             guard let kind else { return nil }
             // `"EventWaveformPath": null` on haptic events is common in real files and harmless.
             for key in audioKeys {
                 if let value = fields[key], !value.isNull {
-                    report.warning("'\(key)' applies only to AudioCustom events; ignored on a \(kind.rawValue) event",
-                                   at: JSONPath.appending(key, to: path()), offset: value.start)
+                    report.warning(
+                        "'\(key)' applies only to AudioCustom events; ignored on a \(kind.rawValue) event",
+                        at: JSONPath.appending(key, to: path()), offset: value.start)
                 }
             }
             return nil
         }
         let pathLocation = JSONPath.appending(AHAPKey.waveformPath, to: path())
         guard let pathValue = fields[AHAPKey.waveformPath], !pathValue.isNull else {
-            report.error("missing 'EventWaveformPath': an AudioCustom event needs the sound file it plays",
-                         at: pathLocation, offset: object.start)
+            report.error(
+                "missing 'EventWaveformPath': an AudioCustom event needs the sound file it plays",
+                at: pathLocation, offset: object.start)
             valid = false
             return nil
         }
@@ -120,8 +134,9 @@ extension AHAPPatternReader {
         if let baseDirectory {
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : baseDirectory.appendingPathComponent(file)
             if !FileManager.default.fileExists(atPath: url.path) {
-                report.warning("sound file '\(JSONText.display(file))' not found (looked for \(JSONText.display(url.path, maxLength: 200))); the event is kept and plays no sound",
-                               at: pathLocation, offset: pathValue.start)
+                report.warning(
+                    "sound file '\(JSONText.display(file))' not found (looked for \(JSONText.display(url.path, maxLength: 200))); the event is kept and plays no sound",
+                    at: pathLocation, offset: pathValue.start)
             }
         }
         return HapticEvent.AudioResource(path: file, usesVolumeEnvelope: usesEnvelope, loopEnabled: loops, directory: baseDirectory)

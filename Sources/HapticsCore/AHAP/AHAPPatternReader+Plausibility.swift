@@ -37,11 +37,13 @@ extension AHAPPatternReader {
     /// Warns when the pattern's times look like milliseconds or its length is implausible.
     mutating func checkPlausibility(duration: Double, at location: String, offset: Int) {
         if timing.allWhole, let large = timing.firstLarge {
-            report.warning("\(large.naming) \(JSONText.shortNumber(large.value)) s looks like milliseconds: every time and duration in the file is a whole number, and AHAP times are in seconds (\(JSONText.shortNumber(large.value)) ms is \(JSONText.shortNumber(large.value / 1000)) s); did you mean milliseconds?",
-                           at: large.location, offset: large.offset)
+            report.warning(
+                "\(large.naming) \(JSONText.shortNumber(large.value)) s looks like milliseconds: every time and duration in the file is a whole number, and AHAP times are in seconds (\(JSONText.shortNumber(large.value)) ms is \(JSONText.shortNumber(large.value / 1000)) s); did you mean milliseconds?",
+                at: large.location, offset: large.offset)
         } else if duration > TimingPlausibility.maxPlausibleDuration {
-            report.warning("the pattern lasts \(Self.secondsText(duration)), longer than a haptic pattern plausibly is (\(Self.secondsText(TimingPlausibility.maxPlausibleDuration))); AHAP times are in seconds: did you mean milliseconds?",
-                           at: location, offset: offset)
+            report.warning(
+                "the pattern lasts \(Self.secondsText(duration)), longer than a haptic pattern plausibly is (\(Self.secondsText(TimingPlausibility.maxPlausibleDuration))); AHAP times are in seconds: did you mean milliseconds?",
+                at: location, offset: offset)
         }
     }
 }

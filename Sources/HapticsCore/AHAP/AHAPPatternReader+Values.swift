@@ -2,7 +2,8 @@
 /// with their locations.
 extension AHAPPatternReader {
     /// An object's members after warning about keys its context does not allow.
-    mutating func checkedObject(_ value: JSONValue, at path: @autoclosure () -> String, allowed: [String], expecting what: String = "an object") -> JSONFields? {
+    mutating func checkedObject(_ value: JSONValue, at path: @autoclosure () -> String, allowed: [String], expecting what: String = "an object") -> JSONFields?
+    {
         guard case .object(let members) = value.content else {
             report.error("expected \(what), found \(value.kindDescription)", at: path(), offset: value.start)
             return nil
@@ -15,9 +16,10 @@ extension AHAPPatternReader {
 
     mutating func warnUnknownKey(_ member: JSONMember, at path: @autoclosure () -> String, allowed: [String]) {
         let misnomer = AHAPKey.documentedMisnomers[member.key].flatMap { allowed.contains($0) ? $0 : nil }
-        report.warning("unknown key '\(JSONText.display(member.key))' is ignored",
-                       at: JSONPath.appending(member.key, to: path()), offset: member.keyStart,
-                       suggestion: misnomer ?? NameSuggestion.best(for: member.key, among: allowed))
+        report.warning(
+            "unknown key '\(JSONText.display(member.key))' is ignored",
+            at: JSONPath.appending(member.key, to: path()), offset: member.keyStart,
+            suggestion: misnomer ?? NameSuggestion.best(for: member.key, among: allowed))
     }
 
     /// `Time`, or its alias when `Time` is absent: present, a number, not negative, in the limit.
@@ -28,8 +30,9 @@ extension AHAPPatternReader {
             return nil
         case (let time?, let aliased):
             if let aliased {
-                report.warning("both 'Time' and '\(alias)' are given; 'Time' is used",
-                               at: JSONPath.appending(alias, to: path()), offset: aliased.start)
+                report.warning(
+                    "both 'Time' and '\(alias)' are given; 'Time' is used",
+                    at: JSONPath.appending(alias, to: path()), offset: aliased.start)
             }
             return seconds(time, at: JSONPath.appending(AHAPKey.time, to: path()), naming: "time")
         case (nil, let aliased?):
@@ -46,8 +49,9 @@ extension AHAPPatternReader {
         }
         let maxDuration = limits.maxDuration
         if number > maxDuration {
-            report.error("the \(name) \(JSONText.shortNumber(number)) s is beyond the \(Self.secondsText(maxDuration)) limit on a pattern's length",
-                         at: path(), offset: value.start)
+            report.error(
+                "the \(name) \(JSONText.shortNumber(number)) s is beyond the \(Self.secondsText(maxDuration)) limit on a pattern's length",
+                at: path(), offset: value.start)
             return nil
         }
         return number
@@ -99,8 +103,9 @@ extension AHAPPatternReader {
     mutating func clamped(_ value: Double, to range: ClosedRange<Double>, naming name: String, at path: @autoclosure () -> String, offset: Int?) -> Double {
         guard !range.contains(value) else { return value }
         let result = range.clamp(value)
-        report.warning("\(name) \(JSONText.shortNumber(value)) is outside \(Self.rangeText(range)); clamped to \(JSONText.shortNumber(result))",
-                       at: path(), offset: offset)
+        report.warning(
+            "\(name) \(JSONText.shortNumber(value)) is outside \(Self.rangeText(range)); clamped to \(JSONText.shortNumber(result))",
+            at: path(), offset: offset)
         return result
     }
 

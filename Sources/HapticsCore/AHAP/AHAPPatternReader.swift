@@ -18,8 +18,9 @@ struct AHAPPatternReader {
     /// The pattern, or `nil` when the file has errors.
     mutating func read(_ root: JSONValue) -> HapticPattern? {
         guard case .object(let members) = root.content else {
-            report.error("expected a JSON object with a 'Pattern' array at the top level, found \(root.kindDescription)",
-                         at: "", offset: root.start)
+            report.error(
+                "expected a JSON object with a 'Pattern' array at the top level, found \(root.kindDescription)",
+                at: "", offset: root.start)
             return nil
         }
         let fields = JSONFields(members)
@@ -41,36 +42,42 @@ struct AHAPPatternReader {
 
         guard let patternValue else {
             if looksLikeElement {
-                report.error("the 'Pattern' array is missing: this looks like a single pattern element, but an AHAP file is an object whose 'Pattern' array holds the elements",
-                             at: AHAPKey.pattern, offset: root.start)
+                report.error(
+                    "the 'Pattern' array is missing: this looks like a single pattern element, but an AHAP file is an object whose 'Pattern' array holds the elements",
+                    at: AHAPKey.pattern, offset: root.start)
             } else {
-                report.error("the 'Pattern' array is missing: an AHAP file needs a top-level \"Pattern\": [ … ] of events, parameters and curves",
-                             at: AHAPKey.pattern, offset: root.start)
+                report.error(
+                    "the 'Pattern' array is missing: an AHAP file needs a top-level \"Pattern\": [ … ] of events, parameters and curves",
+                    at: AHAPKey.pattern, offset: root.start)
             }
             return nil
         }
         guard case .array(let items) = patternValue.content else {
-            report.error("expected an array of pattern elements, found \(patternValue.kindDescription)",
-                         at: AHAPKey.pattern, offset: patternValue.start)
+            report.error(
+                "expected an array of pattern elements, found \(patternValue.kindDescription)",
+                at: AHAPKey.pattern, offset: patternValue.start)
             return nil
         }
         guard !items.isEmpty else {
-            report.error("the pattern is empty; Core Haptics rejects a pattern without events, parameters or curves",
-                         at: AHAPKey.pattern, offset: patternValue.start)
+            report.error(
+                "the pattern is empty; Core Haptics rejects a pattern without events, parameters or curves",
+                at: AHAPKey.pattern, offset: patternValue.start)
             return nil
         }
         for (index, item) in items.enumerated() {
             readElement(item, at: "\(AHAPKey.pattern)[\(index)]", into: &pattern)
         }
         if !report.hasErrors && pattern.isEmpty {
-            report.error("the pattern has no usable element: every element was skipped",
-                         at: AHAPKey.pattern, offset: patternValue.start)
+            report.error(
+                "the pattern has no usable element: every element was skipped",
+                at: AHAPKey.pattern, offset: patternValue.start)
         }
         let duration = pattern.duration
         let maxDuration = limits.maxDuration
         if duration > maxDuration {
-            report.error("the pattern lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(maxDuration)) limit",
-                         at: AHAPKey.pattern, offset: patternValue.start)
+            report.error(
+                "the pattern lasts \(Self.secondsText(duration)), longer than the \(Self.secondsText(maxDuration)) limit",
+                at: AHAPKey.pattern, offset: patternValue.start)
         } else {
             checkPlausibility(duration: duration, at: AHAPKey.pattern, offset: patternValue.start)
         }
@@ -82,8 +89,9 @@ struct AHAPPatternReader {
     mutating func readVersion(_ value: JSONValue) -> Double? {
         guard let version = number(value, at: AHAPKey.version) else { return nil }
         if !CoreHapticsLimits.versions.contains(version) {
-            report.warning("version \(JSONText.shortNumber(version)) is outside \(Self.rangeText(CoreHapticsLimits.versions)), the versions Core Haptics loads",
-                           at: AHAPKey.version, offset: value.start)
+            report.warning(
+                "version \(JSONText.shortNumber(version)) is outside \(Self.rangeText(CoreHapticsLimits.versions)), the versions Core Haptics loads",
+                at: AHAPKey.version, offset: value.start)
         }
         return version
     }
@@ -100,8 +108,9 @@ struct AHAPPatternReader {
                 text = string
             } else {
                 text = String(decoding: bytes[member.value.start..<member.value.end], as: UTF8.self)
-                report.warning("the value is \(member.value.kindDescription), not a string; kept as its JSON text",
-                               at: JSONPath.appending(member.key, to: AHAPKey.metadata), offset: member.value.start)
+                report.warning(
+                    "the value is \(member.value.kindDescription), not a string; kept as its JSON text",
+                    at: JSONPath.appending(member.key, to: AHAPKey.metadata), offset: member.value.start)
             }
             switch member.key {
             case AHAPKey.project: metadata.project = text
@@ -117,8 +126,9 @@ struct AHAPPatternReader {
 
     mutating func readElement(_ value: JSONValue, at path: @autoclosure () -> String, into pattern: inout HapticPattern) {
         guard case .object(let members) = value.content else {
-            report.error("expected an object holding one Event, Parameter or ParameterCurve, found \(value.kindDescription)",
-                         at: path(), offset: value.start)
+            report.error(
+                "expected an object holding one Event, Parameter or ParameterCurve, found \(value.kindDescription)",
+                at: path(), offset: value.start)
             return
         }
         guard !members.isEmpty else {
@@ -128,15 +138,17 @@ struct AHAPPatternReader {
         let known = members.filter { AHAPKey.elementKeys.contains($0.key) }
         for member in members where !AHAPKey.elementKeys.contains(member.key) {
             let suggestion = NameSuggestion.best(for: member.key, among: AHAPKey.elementKeys)
-            let message = known.isEmpty
+            let message =
+                known.isEmpty
                 ? "unknown element '\(JSONText.display(member.key))'; the element is skipped"
                 : "unknown key '\(JSONText.display(member.key))' is ignored"
             report.warning(message, at: JSONPath.appending(member.key, to: path()), offset: member.keyStart, suggestion: suggestion)
         }
         guard known.count <= 1 else {
             let names = known.map { "'\($0.key)'" }.joined(separator: " and ")
-            report.error("the element holds \(names); each element holds exactly one Event, Parameter or ParameterCurve",
-                         at: path(), offset: value.start)
+            report.error(
+                "the element holds \(names); each element holds exactly one Event, Parameter or ParameterCurve",
+                at: path(), offset: value.start)
             return
         }
         guard let member = known.first else { return }

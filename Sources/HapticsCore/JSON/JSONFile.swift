@@ -44,8 +44,9 @@ package struct JSONFile: Sendable {
         default:
             let problem = first ?? (0, "", "malformed JSON")
             let position = bytes.withUnsafeBufferPointer { SourceLocator.position(of: problem.offset, in: $0) }
-            throw JSONFileError(file: name, line: position.line, column: position.column, path: problem.path,
-                                .syntax(message: problem.message))
+            throw JSONFileError(
+                file: name, line: position.line, column: position.column, path: problem.path,
+                .syntax(message: problem.message))
         }
         self.root = root
     }
@@ -160,8 +161,9 @@ package struct JSONObject: Sendable {
     package func checkKeys(_ known: [String], noun: String = "key") throws(JSONFileError) {
         for member in members where !known.contains(member.key) {
             let suggestion = NameSuggestion.best(for: member.key, among: known)
-            throw file.error(.unknownKey(key: member.key, suggestion: suggestion, known: known, noun: noun),
-                             at: member.keyStart, path: JSONPath.appending(member.key, to: path))
+            throw file.error(
+                .unknownKey(key: member.key, suggestion: suggestion, known: known, noun: noun),
+                at: member.keyStart, path: JSONPath.appending(member.key, to: path))
         }
     }
 }

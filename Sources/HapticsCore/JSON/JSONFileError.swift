@@ -42,7 +42,7 @@ public struct JSONFileError: Error, Sendable, Hashable, CustomStringConvertible 
             switch self {
             case .wrongType(let key, _, _): return key
             case .missingKey(let key, _), .unknownKey(let key, _, _, _), .outOfRange(let key, _, _, _),
-                 .inconsistent(let key, _):
+                .inconsistent(let key, _):
                 return key
             case .noSuchFile, .notARegularFile, .fileTooLarge, .unreadable, .syntax: return nil
             }

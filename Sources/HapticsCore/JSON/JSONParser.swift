@@ -417,10 +417,11 @@ struct JSONParser {
             path.removeLast()
             let member = JSONMember(key: key, keyStart: keyStart, value: value)
             if let existing = indexOfKey(key, in: members, positions: positions) {
-                record(JSONIssue(
-                    path: JSONPath.appending(key, to: JSONPath.render(path)),
-                    offset: keyStart,
-                    message: "duplicate key '\(JSONText.display(key))'; the last value is used"))
+                record(
+                    JSONIssue(
+                        path: JSONPath.appending(key, to: JSONPath.render(path)),
+                        offset: keyStart,
+                        message: "duplicate key '\(JSONText.display(key))'; the last value is used"))
                 members[existing] = member
             } else {
                 members.append(member)
@@ -447,10 +448,11 @@ struct JSONParser {
     }
 
     private mutating func recordTrailingComma(at offset: Int, closing: String) {
-        record(JSONIssue(
-            path: JSONPath.render(path),
-            offset: offset,
-            message: "trailing comma before '\(closing)' (strict JSON does not allow it)"))
+        record(
+            JSONIssue(
+                path: JSONPath.render(path),
+                offset: offset,
+                message: "trailing comma before '\(closing)' (strict JSON does not allow it)"))
     }
 
     private mutating func record(_ issue: JSONIssue) {
@@ -474,7 +476,7 @@ struct JSONParser {
     private func isWordByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
             return true
         default:
             return false

@@ -40,8 +40,9 @@ struct ALSAConfiguration {
         try check(snd_pcm_hw_params_any(pcm, params.pointer), "cannot read its capabilities")
         snd_pcm_hw_params_copy(capabilities.pointer, params.pointer)
 
-        try check(snd_pcm_hw_params_set_access(pcm, params.pointer, SND_PCM_ACCESS_RW_INTERLEAVED),
-                  "does not take interleaved samples")
+        try check(
+            snd_pcm_hw_params_set_access(pcm, params.pointer, SND_PCM_ACCESS_RW_INTERLEAVED),
+            "does not take interleaved samples")
 
         guard let format = formats.first(where: { snd_pcm_hw_params_test_format(pcm, params.pointer, $0.pcmFormat) == 0 }) else {
             let wanted = formats.map(\.description).joined(separator: ", ")
@@ -51,7 +52,8 @@ struct ALSAConfiguration {
         try check(snd_pcm_hw_params_set_format(pcm, params.pointer, format.pcmFormat), "refused \(format)")
 
         if snd_pcm_hw_params_set_channels(pcm, params.pointer, UInt32(channelCount)) < 0 {
-            var low: UInt32 = 0, high: UInt32 = 0
+            var low: UInt32 = 0
+            var high: UInt32 = 0
             snd_pcm_hw_params_get_channels_min(capabilities.pointer, &low)
             snd_pcm_hw_params_get_channels_max(capabilities.pointer, &high)
             throw refuse("cannot play \(channelCount) channels (it takes \(range(low, high)))")
@@ -60,7 +62,9 @@ struct ALSAConfiguration {
         // Exact: a plugin device resamples on its own; a bare hw: device that cannot do the
         // rate must say so rather than play at the wrong speed.
         if snd_pcm_hw_params_set_rate(pcm, params.pointer, UInt32(sampleRate), 0) < 0 {
-            var low: UInt32 = 0, high: UInt32 = 0, direction: Int32 = 0
+            var low: UInt32 = 0
+            var high: UInt32 = 0
+            var direction: Int32 = 0
             snd_pcm_hw_params_get_rate_min(capabilities.pointer, &low, &direction)
             snd_pcm_hw_params_get_rate_max(capabilities.pointer, &high, &direction)
             var reason = "cannot play at \(sampleRate) Hz (it takes \(range(low, high)) Hz)"
@@ -74,8 +78,9 @@ struct ALSAConfiguration {
         // Best effort: some devices fix the period count; the buffer size below still holds.
         _ = snd_pcm_hw_params_set_periods_near(pcm, params.pointer, &periods, &direction)
         var bufferSize = snd_pcm_uframes_t(max(Double(preferredPeriods), (latencySeconds * Double(sampleRate)).rounded()))
-        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, params.pointer, &bufferSize),
-                  "refused a buffer of \(Int(latencySeconds * 1000)) ms")
+        try check(
+            snd_pcm_hw_params_set_buffer_size_near(pcm, params.pointer, &bufferSize),
+            "refused a buffer of \(Int(latencySeconds * 1000)) ms")
         try check(snd_pcm_hw_params(pcm, params.pointer), "refused the configuration")
 
         var periodSize: snd_pcm_uframes_t = 0
@@ -108,7 +113,8 @@ struct ALSAConfiguration {
         (0...SND_PCM_FORMAT_LAST.rawValue).compactMap { raw in
             let format = snd_pcm_format_t(rawValue: raw)
             guard snd_pcm_hw_params_test_format(pcm, capabilities, format) == 0,
-                  let name = snd_pcm_format_name(format) else { return nil }
+                let name = snd_pcm_format_name(format)
+            else { return nil }
             return String(cString: name)
         }
     }

@@ -150,11 +150,12 @@ public enum ALSADevices {
         var cards: [ALSASoundCard] = []
         var card: Int32 = -1
         while snd_card_next(&card) >= 0, card >= 0 {
-            cards.append(ALSASoundCard(
-                index: Int(card),
-                name: cardString(card, snd_card_get_name) ?? "card \(card)",
-                longName: cardString(card, snd_card_get_longname) ?? ""
-            ))
+            cards.append(
+                ALSASoundCard(
+                    index: Int(card),
+                    name: cardString(card, snd_card_get_name) ?? "card \(card)",
+                    longName: cardString(card, snd_card_get_longname) ?? ""
+                ))
         }
         return cards
     }
@@ -207,21 +208,27 @@ public enum ALSADevices {
     private static func latencyLimits(_ pcm: OpaquePointer, _ params: OpaquePointer) -> ALSALatencyLimits? {
         guard snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED) >= 0 else { return nil }
         guard let format = [ALSASampleFormat.float32, .s16].first(where: { snd_pcm_hw_params_test_format(pcm, params, $0.pcmFormat) == 0 }),
-              snd_pcm_hw_params_set_format(pcm, params, format.pcmFormat) >= 0 else { return nil }
+            snd_pcm_hw_params_set_format(pcm, params, format.pcmFormat) >= 0
+        else { return nil }
         var channels: UInt32 = 1
         guard snd_pcm_hw_params_set_channels_near(pcm, params, &channels) >= 0 else { return nil }
-        var rate: UInt32 = 48_000, direction: Int32 = 0
+        var rate: UInt32 = 48_000
+        var direction: Int32 = 0
         guard snd_pcm_hw_params_set_rate_near(pcm, params, &rate, &direction) >= 0, rate > 0 else { return nil }
-        var period: snd_pcm_uframes_t = 0, buffer: snd_pcm_uframes_t = 0
+        var period: snd_pcm_uframes_t = 0
+        var buffer: snd_pcm_uframes_t = 0
         guard snd_pcm_hw_params_get_period_size_min(params, &period, &direction) >= 0,
-              snd_pcm_hw_params_get_buffer_size_min(params, &buffer) >= 0 else { return nil }
+            snd_pcm_hw_params_get_buffer_size_min(params, &buffer) >= 0
+        else { return nil }
         return ALSALatencyLimits(sampleRate: Int(rate), minimumPeriodFrames: Int(period), minimumBufferFrames: Int(buffer))
     }
 
     /// A sound card's channel, rate and format limits.
     private static func readHardwareLimits(_ pcm: OpaquePointer, _ params: OpaquePointer, into device: inout ALSADevice) {
 
-        var low: UInt32 = 0, high: UInt32 = 0, direction: Int32 = 0
+        var low: UInt32 = 0
+        var high: UInt32 = 0
+        var direction: Int32 = 0
         if snd_pcm_hw_params_get_channels_min(params, &low) >= 0, snd_pcm_hw_params_get_channels_max(params, &high) >= 0 {
             device.channels = ALSARange(min: Int(low), max: Int(high))
         }
@@ -235,4 +242,3 @@ public enum ALSADevices {
         }
     }
 }
-

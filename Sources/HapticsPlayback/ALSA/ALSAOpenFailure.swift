@@ -60,8 +60,10 @@ enum ALSAOpenFailure {
 
     /// Whether alsa-lib can reach a PulseAudio (or pipewire-pulse) server at all.
     static func pulsePluginInstalled() -> Bool {
-        ["/usr/lib/x86_64-linux-gnu/alsa-lib", "/usr/lib/aarch64-linux-gnu/alsa-lib", "/usr/lib/arm-linux-gnueabihf/alsa-lib",
-         "/usr/lib/alsa-lib", "/usr/lib64/alsa-lib"]
-            .contains { FileManager.default.fileExists(atPath: $0 + "/libasound_module_pcm_pulse.so") }
+        [
+            "/usr/lib/x86_64-linux-gnu/alsa-lib", "/usr/lib/aarch64-linux-gnu/alsa-lib", "/usr/lib/arm-linux-gnueabihf/alsa-lib",
+            "/usr/lib/alsa-lib", "/usr/lib64/alsa-lib",
+        ]
+        .contains { FileManager.default.fileExists(atPath: $0 + "/libasound_module_pcm_pulse.so") }
     }
 }

@@ -68,11 +68,13 @@ extension HapticEngine {
     }
 
     func handlePlayersFinished() {
-        guard let handler = state.withLock({ s -> (@Sendable (Error?) -> HapticEngineFinishedAction)? in
-            let handler = s.finishedHandler
-            s.finishedHandler = nil
-            return handler
-        }) else { return }
+        guard
+            let handler = state.withLock({ s -> (@Sendable (Error?) -> HapticEngineFinishedAction)? in
+                let handler = s.finishedHandler
+                s.finishedHandler = nil
+                return handler
+            })
+        else { return }
         if handler(nil) == .stopEngine {
             let wasRunning = isRunning
             stop()

@@ -58,11 +58,14 @@ extension HapticEngine {
 
     /// Claims a slot and hands a new synth for `pattern` to the audio thread.
     func attach(_ pattern: CompiledPattern) throws(HapticError) -> Int {
-        let synth = PatternSynth(pattern: pattern, profile: configuration.profile, sampleRate: Double(sampleRate),
-                                 minimumTransientLength: minimumTransientLength)
-        guard let slot = state.withLock({ s -> Int? in
-            s.players.claim(for: synth)
-        }) else { throw .tooManyPlayers(limit: RenderLoop.slotCount) }
+        let synth = PatternSynth(
+            pattern: pattern, profile: configuration.profile, sampleRate: Double(sampleRate),
+            minimumTransientLength: minimumTransientLength)
+        guard
+            let slot = state.withLock({ s -> Int? in
+                s.players.claim(for: synth)
+            })
+        else { throw .tooManyPlayers(limit: RenderLoop.slotCount) }
         let retained = Unmanaged.passRetained(synth)
         do {
             try send(EngineCommand(frame: EngineCommand.now, slot: slot, action: .attach(retained)))

@@ -35,8 +35,10 @@ public final class HapticEngine: @unchecked Sendable {
         public var idleTimeout: Duration
 
         /// Creates a configuration.
-        public init(device: String = "default", profile: ActuatorProfile = .wideband, sampleRate: Int? = nil,
-                    latency: Duration = .milliseconds(20), gain: Double = 1, idleTimeout: Duration = .seconds(10)) {
+        public init(
+            device: String = "default", profile: ActuatorProfile = .wideband, sampleRate: Int? = nil,
+            latency: Duration = .milliseconds(20), gain: Double = 1, idleTimeout: Duration = .seconds(10)
+        ) {
             self.device = device
             self.profile = profile
             self.sampleRate = sampleRate
@@ -134,8 +136,10 @@ public final class HapticEngine: @unchecked Sendable {
     /// - Parameters:
     ///   - output: opens the device, e.g. `{ try RumbleDevices.open(nil) }` for the first one.
     ///   - gain: scales motor levels (the device itself is driven at full gain).
-    public init(rumble output: @escaping RumbleOutputFactory, intervalMilliseconds: Int = 10, gain: Double = 1,
-                idleTimeout: Duration = .seconds(10)) {
+    public init(
+        rumble output: @escaping RumbleOutputFactory, intervalMilliseconds: Int = 10, gain: Double = 1,
+        idleTimeout: Duration = .seconds(10)
+    ) {
         configuration = Configuration(device: "rumble", profile: .wideband, gain: gain, idleTimeout: idleTimeout)
         sink = .rumble(output, intervalMilliseconds: max(1, min(1000, intervalMilliseconds)))
         sampleRate = Int(RumbleRenderer.controlRate)
@@ -210,7 +214,10 @@ public final class HapticEngine: @unchecked Sendable {
     public var isAutoShutdownEnabled: Bool {
         get { state.withLock { $0.autoShutdown } }
         set {
-            let loop = state.withLock { s -> RenderLoop? in s.autoShutdown = newValue; return s.loop }
+            let loop = state.withLock { s -> RenderLoop? in
+                s.autoShutdown = newValue
+                return s.loop
+            }
             loop?.idleTimeoutFrames.store(newValue ? idleTimeoutFrames : 0, ordering: .relaxed)
         }
     }
@@ -282,8 +289,10 @@ public final class HapticEngine: @unchecked Sendable {
         if state.withLock({ $0.running }) { return }
         if let stuck = state.withLock({ $0.stuckThread }) {
             guard stuck.wait(timeout: .now()) == .success else {
-                throw .output(.deviceUnavailable(device: configuration.device,
-                                                 reason: "the previous output stopped responding and has not let go yet (a frozen sound server?)"))
+                throw .output(
+                    .deviceUnavailable(
+                        device: configuration.device,
+                        reason: "the previous output stopped responding and has not let go yet (a frozen sound server?)"))
             }
             stuck.signal()
             state.withLock { $0.stuckThread = nil }
@@ -359,11 +368,13 @@ public final class HapticEngine: @unchecked Sendable {
     public func stop() {
         lifecycle.lock()
         defer { lifecycle.unlock() }
-        guard let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
-            guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }
-            s.running = false
-            return (loop, done, output)
-        }) else { return }
+        guard
+            let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
+                guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }
+                s.running = false
+                return (loop, done, output)
+            })
+        else { return }
         loop.requestFadeOutAndStop()
         // The fade, what the device holds, and a margin.
         let latency = configuration.latency.components

@@ -101,7 +101,10 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
     public var loopEnabled: Bool {
         get { settings.withLock { $0.loop } }
         set {
-            let (end, count) = settings.withLock { s in s.loop = newValue; return (s.loopEnd, s.count) }
+            let (end, count) = settings.withLock { s in
+                s.loop = newValue
+                return (s.loopEnd, s.count)
+            }
             try? command(.setLoop(enabled: newValue, end: end, count: count), at: 0)
         }
     }
@@ -112,7 +115,10 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
         get { settings.withLock { $0.loopEnd } }
         set {
             let value = newValue.isFinite && newValue > 0 ? max(0.001, newValue) : 0
-            let (enabled, count) = settings.withLock { s in s.loopEnd = value; return (s.loop, s.count) }
+            let (enabled, count) = settings.withLock { s in
+                s.loopEnd = value
+                return (s.loop, s.count)
+            }
             try? command(.setLoop(enabled: enabled, end: value, count: count), at: 0)
         }
     }
@@ -124,7 +130,10 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
         get { settings.withLock { $0.count } }
         set {
             let value = max(0, newValue)
-            let (enabled, end) = settings.withLock { s in s.count = value; return (s.loop, s.loopEnd) }
+            let (enabled, end) = settings.withLock { s in
+                s.count = value
+                return (s.loop, s.loopEnd)
+            }
             try? command(.setLoop(enabled: enabled, end: end, count: value), at: 0)
         }
     }

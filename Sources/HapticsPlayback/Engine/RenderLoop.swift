@@ -143,7 +143,12 @@ final class RenderLoop: @unchecked Sendable {
     func setEndError(_ error: HapticError?) { endError.withLock { $0 = error } }
 
     /// Takes the error that ended the audio thread, if any.
-    func takeEndError() -> HapticError? { endError.withLock { e in defer { e = nil }; return e } }
+    func takeEndError() -> HapticError? {
+        endError.withLock { e in
+            defer { e = nil }
+            return e
+        }
+    }
 
     deinit {
         // Not the audio thread (it holds the loop while it runs): free what commands carry.
@@ -308,7 +313,10 @@ final class RenderLoop: @unchecked Sendable {
         default:
             break
         }
-        guard index >= 0 && index < Self.slotCount else { drop(command); return }
+        guard index >= 0 && index < Self.slotCount else {
+            drop(command)
+            return
+        }
         switch command.action {
         case .attach(let synth):
             slots[index].synth?.release()
@@ -364,7 +372,10 @@ final class RenderLoop: @unchecked Sendable {
             // A silent player needs no ramp: it starts at its target.
             if slots[index].state == .idle { slots[index].gain = slots[index].targetGain }
         case .control(let control, var element):
-            guard let synth = slots[index].synth?.takeUnretainedValue() else { drop(command); return }
+            guard let synth = slots[index].synth?.takeUnretainedValue() else {
+                drop(command)
+                return
+            }
             element.shift(by: synth.patternTime)
             synth.runtimeControls.add(element, to: control)
         case .muteEngine, .muteAudio:
@@ -439,7 +450,7 @@ final class RenderLoop: @unchecked Sendable {
             }
             switch slots[index].state {
             case .playing where synth.isFinished && !(slots[index].loopEnabled && (slots[index].loopCount == 0 || slots[index].wrapsLeft > 0)),
-                 .stopping where !synth.isSounding:
+                .stopping where !synth.isSounding:
                 slots[index].state = .idle
                 post(.finished(slot: index, run: slots[index].run))
             default:
@@ -535,7 +546,10 @@ final class RenderLoop: @unchecked Sendable {
 
     private func trackIdleness(frames: Int) {
         var active = false
-        for index in 0..<Self.slotCount where slots[index].state != .idle { active = true; break }
+        for index in 0..<Self.slotCount where slots[index].state != .idle {
+            active = true
+            break
+        }
         if active {
             idleFrames = 0
             reportedIdle = false
@@ -552,10 +566,12 @@ final class RenderLoop: @unchecked Sendable {
     /// Motor levels of everything sounding now (rumble engines), through player and engine
     /// gains: see ``RumbleRenderer`` for the mapping.
     func motorLevels(gain: Double) -> (strong: UInt16, weak: UInt16) {
-        var strong = 0.0, weak = 0.0
+        var strong = 0.0
+        var weak = 0.0
         for index in 0..<Self.slotCount where slots[index].state != .idle {
             guard let synth = slots[index].synth?.takeUnretainedValue() else { continue }
-            var s = 0.0, w = 0.0
+            var s = 0.0
+            var w = 0.0
             synth.addMotorLevels(strong: &s, weak: &w)
             let playerGain = Double(slots[index].gain)
             strong += s * playerGain

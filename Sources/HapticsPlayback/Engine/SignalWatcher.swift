@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 
-
 /// Turns signals (SIGINT, SIGTERM) into a callback on a watcher thread, so an app can stop its
 /// engine — fading audio out, setting motors to zero — instead of dying mid-sample with a
 /// coil or motor still driven.

@@ -19,22 +19,24 @@ package final class SystemThread: @unchecked Sendable {
     package func start() {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            let this = Unmanaged<SystemThread>.fromOpaque(context!).takeRetainedValue()
-            if let name = this.name {
-                // pthread_setname_np is not visible to Swift on glibc; the kernel keeps 15 bytes.
-                let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-                if fd >= 0 {
-                    let bytes = Array(name.utf8.prefix(15))
-                    _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
-                    close(fd)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                let this = Unmanaged<SystemThread>.fromOpaque(context!).takeRetainedValue()
+                if let name = this.name {
+                    // pthread_setname_np is not visible to Swift on glibc; the kernel keeps 15 bytes.
+                    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+                    if fd >= 0 {
+                        let bytes = Array(name.utf8.prefix(15))
+                        _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
+                        close(fd)
+                    }
                 }
-            }
-            let body = this.body
-            this.body = nil
-            body?()
-            return nil
-        }, context)
+                let body = this.body
+                this.body = nil
+                body?()
+                return nil
+            }, context)
         guard result == 0 else {
             Unmanaged<SystemThread>.fromOpaque(context).release()
             fatalError("cannot start a thread: \(String(cString: strerror(result)))")

@@ -65,7 +65,8 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
         }
         guard let kind = RumbleEffectKind(capabilities: capabilities) else {
             device.close()
-            let reason = capabilities.hasForceFeedback
+            let reason =
+                capabilities.hasForceFeedback
                 ? "supports force feedback, but neither rumble nor periodic effects"
                 : "does not support force feedback"
             throw .deviceUnavailable(device: path, reason: reason)

@@ -69,8 +69,10 @@ final class PacedOutput: AudioOutput, @unchecked Sendable {
 
     /// Runs `body` with every `CHHapticEngine()` it makes playing into this output.
     func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
-        try await HapticOutputSelection.$override.withValue(HapticOutputSelection(device: "paced"), operation: {
-            try await CHHapticEngine.$nativeEngineFactory.withValue({ self.nativeEngine() }, operation: body, isolation: isolation)
-        }, isolation: isolation)
+        try await HapticOutputSelection.$override.withValue(
+            HapticOutputSelection(device: "paced"),
+            operation: {
+                try await CHHapticEngine.$nativeEngineFactory.withValue({ self.nativeEngine() }, operation: body, isolation: isolation)
+            }, isolation: isolation)
     }
 }

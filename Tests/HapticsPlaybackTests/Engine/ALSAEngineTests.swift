@@ -9,9 +9,11 @@ import Testing
 @Suite("Engine on ALSA devices")
 struct ALSAEngineTests {
     let pattern = HapticPattern(
-        events: [.transient(at: 0, intensity: 0.9, sharpness: 0.2),
-                 .continuous(at: 0.04, duration: 0.15, intensity: 0.8, sharpness: 0.7, attack: 0.1, release: 0.2),
-                 .transient(at: 0.1, intensity: 1, sharpness: 1)],
+        events: [
+            .transient(at: 0, intensity: 0.9, sharpness: 0.2),
+            .continuous(at: 0.04, duration: 0.15, intensity: 0.8, sharpness: 0.7, attack: 0.1, release: 0.2),
+            .transient(at: 0.1, intensity: 1, sharpness: 1),
+        ],
         parameters: [HapticDynamicParameter(.hapticSharpnessControl, 0.2, at: 0.12)],
         curves: [HapticParameterCurve(.hapticIntensityControl, at: 0.05, points: [(0, 1), (0.08, 0.4)])])
 
@@ -58,7 +60,10 @@ struct ALSAEngineTests {
         let played = Array(captured[frameStart..<min(captured.count, frameStart + offline.count)])
         #expect(played == offline)
         for frame in stride(from: 0, to: captured.count, by: 4) {
-            if captured[frame] != 0 || captured[frame + 1] != 0 { Issue.record("channel 1 or 2 sounds at frame \(frame / 4)"); break }
+            if captured[frame] != 0 || captured[frame + 1] != 0 {
+                Issue.record("channel 1 or 2 sounds at frame \(frame / 4)")
+                break
+            }
         }
     }
 

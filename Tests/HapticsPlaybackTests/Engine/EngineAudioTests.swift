@@ -12,8 +12,10 @@ struct EngineAudioTests {
 
     /// Plays on a manual output for `profile`, `seconds` long; `before` runs before the engine
     /// starts (flags that take effect at start). Returns the interleaved samples.
-    func capture(profile: ActuatorProfile = .dualsense, seconds: Double, before: (HapticEngine) -> Void = { _ in },
-                 _ body: (HapticEngine) throws -> Void) throws -> [Float] {
+    func capture(
+        profile: ActuatorProfile = .dualsense, seconds: Double, before: (HapticEngine) -> Void = { _ in },
+        _ body: (HapticEngine) throws -> Void
+    ) throws -> [Float] {
         let output = ManualOutput(sampleRate: profile.sampleRate, channelCount: profile.channelCount)
         let engine = HapticEngine(configuration: .init(profile: profile)) { _, _, _ throws(AudioOutputError) in output }
         before(engine)
@@ -32,28 +34,35 @@ struct EngineAudioTests {
 
     static let folder: URL = {
         let folder = temporaryFolder.url
-        try! TestWAV.write(TestWAV.sine(frequency: 440, seconds: 0.2, sampleRate: 44_100), sampleRate: 44_100,
-                           to: folder.appendingPathComponent("sine.wav"))
+        try! TestWAV.write(
+            TestWAV.sine(frequency: 440, seconds: 0.2, sampleRate: 44_100), sampleRate: 44_100,
+            to: folder.appendingPathComponent("sine.wav"))
         return folder
     }()
 
     /// Haptics, a tone and a sound file, with audio and haptic curves.
     static let pattern = HapticPattern(
-        events: [.transient(at: 0, intensity: 0.8, sharpness: 0.3),
-                 .continuous(at: 0.05, duration: 0.3, intensity: 0.7, sharpness: 0.8, attack: 0.2, release: 0.3),
-                 HapticEvent(.audioContinuous, at: 0.02, duration: 0.3, parameters: [.init(.audioPan, -0.4), .init(.audioBrightness, 0.6)]),
-                 HapticEvent(.audioCustom, at: 0.123, duration: 0.35, parameters: [.init(.audioPitch, 0.3), .init(.audioBrightness, 0.5)],
-                             audio: .init(path: "sine.wav", loopEnabled: true, directory: folder))],
-        curves: [HapticParameterCurve(.hapticIntensityControl, at: 0.1, points: [(0, 1), (0.1, 0.3)]),
-                 HapticParameterCurve(.audioVolumeControl, at: 0.15, points: [(0, 1), (0.2, 0.4)]),
-                 HapticParameterCurve(.audioPanControl, at: 0.2, points: [(0, 0), (0.1, 0.8)])])
+        events: [
+            .transient(at: 0, intensity: 0.8, sharpness: 0.3),
+            .continuous(at: 0.05, duration: 0.3, intensity: 0.7, sharpness: 0.8, attack: 0.2, release: 0.3),
+            HapticEvent(.audioContinuous, at: 0.02, duration: 0.3, parameters: [.init(.audioPan, -0.4), .init(.audioBrightness, 0.6)]),
+            HapticEvent(
+                .audioCustom, at: 0.123, duration: 0.35, parameters: [.init(.audioPitch, 0.3), .init(.audioBrightness, 0.5)],
+                audio: .init(path: "sine.wav", loopEnabled: true, directory: folder)),
+        ],
+        curves: [
+            HapticParameterCurve(.hapticIntensityControl, at: 0.1, points: [(0, 1), (0.1, 0.3)]),
+            HapticParameterCurve(.audioVolumeControl, at: 0.15, points: [(0, 1), (0.2, 0.4)]),
+            HapticParameterCurve(.audioPanControl, at: 0.2, points: [(0, 0), (0.1, 0.8)]),
+        ])
 
     func channel(_ index: Int, _ x: [Float], _ count: Int) -> [Float] {
         stride(from: index, to: x.count, by: count).map { x[$0] }
     }
 
-    @Test("with audio events, what the engine plays equals the offline render with audio, sample for sample",
-          arguments: [ActuatorProfile.dualsense, .wideband])
+    @Test(
+        "with audio events, what the engine plays equals the offline render with audio, sample for sample",
+        arguments: [ActuatorProfile.dualsense, .wideband])
     func playEqualsRender(profile: ActuatorProfile) throws {
         let x = try capture(profile: profile, seconds: 1) { engine in
             let player = try engine.makePlayer(with: Self.pattern)
@@ -105,8 +114,10 @@ struct EngineAudioTests {
 
     @Test("isMutedForAudio ramps audio to silence and back without touching haptics; isMutedForHaptics the reverse")
     func muting() throws {
-        let pattern = HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5),
-                                             HapticEvent(.audioContinuous, at: 0, duration: 1, parameters: [.init(.audioBrightness, 0)])])
+        let pattern = HapticPattern(events: [
+            .continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5),
+            HapticEvent(.audioContinuous, at: 0, duration: 1, parameters: [.init(.audioBrightness, 0)]),
+        ])
         let audioMuted = try capture(seconds: 1.2) { engine in
             let player = try engine.makePlayer(with: pattern)
             try player.start(atTime: 0.1)
@@ -114,7 +125,8 @@ struct EngineAudioTests {
             // No clock runs before the output is let through: a mute sent now applies now.
             engine.isMutedForAudio = true
         }
-        let speaker = channel(0, audioMuted, 4), haptic = channel(2, audioMuted, 4)
+        let speaker = channel(0, audioMuted, 4)
+        let haptic = channel(2, audioMuted, 4)
         #expect(Signal.peak(speaker, speaker.indices) == 0, "muted before the start: no audio at all")
         #expect(Signal.rms(haptic, Int(0.3 * rate)..<Int(0.9 * rate)) > 0.3)
 
@@ -124,7 +136,8 @@ struct EngineAudioTests {
             keep(player)
             engine.isMutedForHaptics = true
         }
-        let toggledSpeaker = channel(0, toggled, 4), toggledHaptic = channel(2, toggled, 4)
+        let toggledSpeaker = channel(0, toggled, 4)
+        let toggledHaptic = channel(2, toggled, 4)
         #expect(Signal.peak(toggledHaptic, toggledHaptic.indices) == 0)
         #expect(abs(Signal.rms(toggledSpeaker, Int(0.3 * rate)..<Int(0.9 * rate)) - 0.25) < 0.01, "tone at 0.5 peak, pan centre: RMS 0.25")
         #expect(Signal.maximumStep(toggledSpeaker) < 0.05)
@@ -156,8 +169,10 @@ struct EngineAudioTests {
 
     @Test("sendParameters: audio controls act on audio events, haptic controls on haptic events")
     func runtimeControls() throws {
-        let pattern = HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5),
-                                             HapticEvent(.audioContinuous, at: 0, duration: 1, parameters: [.init(.audioBrightness, 0)])])
+        let pattern = HapticPattern(events: [
+            .continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5),
+            HapticEvent(.audioContinuous, at: 0, duration: 1, parameters: [.init(.audioBrightness, 0)]),
+        ])
         let x = try capture(seconds: 1.2) { engine in
             let player = try engine.makePlayer(with: pattern)
             try player.start(atTime: 0.1)
@@ -166,7 +181,8 @@ struct EngineAudioTests {
             try player.scheduleParameterCurve(HapticParameterCurve(.audioPitchControl, at: 0, points: [(0, 1)]), atTime: 0.9)
             keep(player)
         }
-        let speaker = channel(0, x, 4), haptic = channel(2, x, 4)
+        let speaker = channel(0, x, 4)
+        let haptic = channel(2, x, 4)
         func rms(_ y: [Float], _ a: Double, _ b: Double) -> Double { Signal.rms(y, Int(a * rate)..<Int(b * rate)) }
         #expect(abs(rms(speaker, 0.55, 0.75) / rms(speaker, 0.2, 0.45) - 0.5) < 0.005, "volume control halves audio")
         #expect(abs(rms(haptic, 0.55, 0.75) / rms(haptic, 0.2, 0.45) - 1) < 0.005, "and leaves haptics")
@@ -198,8 +214,10 @@ struct EngineAudioTests {
     @Test("a missing sound file is a problem the player reports; the rest of the pattern plays")
     func missingFile() throws {
         let folder = try TemporaryFolder()
-        let pattern = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1),
-                                             HapticEvent(.audioCustom, at: 0, duration: 0.2, audio: .init(path: "gone.wav", directory: folder.url))])
+        let pattern = HapticPattern(events: [
+            .transient(at: 0, intensity: 1, sharpness: 1),
+            HapticEvent(.audioCustom, at: 0, duration: 0.2, audio: .init(path: "gone.wav", directory: folder.url)),
+        ])
         var problems: [SoundFileError] = []
         let x = try capture(seconds: 0.3) { engine in
             let player = try engine.makePlayer(with: pattern)

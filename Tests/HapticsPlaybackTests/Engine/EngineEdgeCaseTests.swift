@@ -72,13 +72,14 @@ struct EngineEdgeCaseTests {
 
     @Test("resume continues a continuous event that was sounding when paused")
     func resumeMidContinuous() throws {
-        let x = try #require(try capture(seconds: 1.2) { engine, _ in
-            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5)]))
-            try player.start(atTime: 0.1)
-            try player.pause(atTime: 0.3)
-            try player.resume(atTime: 0.5)
-            keep(player)
-        })
+        let x = try #require(
+            try capture(seconds: 1.2) { engine, _ in
+                let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5)]))
+                try player.start(atTime: 0.1)
+                try player.pause(atTime: 0.3)
+                try player.resume(atTime: 0.5)
+                keep(player)
+            })
         #expect(Signal.peak(x, Int(0.2 * rate)..<Int(0.29 * rate)) > 0.9, "plays before the pause")
         #expect(Signal.peak(x, Int(0.31 * rate)..<Int(0.49 * rate)) == 0, "silent while paused")
         // 0.2 s played before the pause, 0.8 s left: sounds from 0.5 to 1.3.
@@ -88,34 +89,38 @@ struct EngineEdgeCaseTests {
 
     @Test("seeking a paused player stays silent until it resumes, then plays from the new offset")
     func seekWhilePaused() throws {
-        let x = try #require(try capture(seconds: 1.0) { engine, output in
-            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [
-                .continuous(at: 0.5, duration: 1, intensity: 1, sharpness: 0.5)]))
-            try player.start(atTime: 0.05)
-            try player.pause(atTime: 0.1)
-            keep(player)
-            // Seek (a "now" command) once the pause has applied.
-            output.advance(frames: Int(0.2 * rate))
-            output.waitUntilWritten(frames: Int(0.2 * rate))
-            try player.seek(toOffset: 0.8)
-            try player.resume(atTime: 0.6)
-        })
+        let x = try #require(
+            try capture(seconds: 1.0) { engine, output in
+                let player = try engine.makeAdvancedPlayer(
+                    with: HapticPattern(events: [
+                        .continuous(at: 0.5, duration: 1, intensity: 1, sharpness: 0.5)
+                    ]))
+                try player.start(atTime: 0.05)
+                try player.pause(atTime: 0.1)
+                keep(player)
+                // Seek (a "now" command) once the pause has applied.
+                output.advance(frames: Int(0.2 * rate))
+                output.waitUntilWritten(frames: Int(0.2 * rate))
+                try player.seek(toOffset: 0.8)
+                try player.resume(atTime: 0.6)
+            })
         #expect(Signal.peak(x, 0..<Int(0.6 * rate)) == 0, "nothing sounds while paused, seek included")
         #expect(Signal.peak(x, Int(0.62 * rate)..<Int(0.95 * rate)) > 0.9, "the event plays from its middle after resume")
     }
 
     @Test("start right after cancel plays: cancel drops only the commands sent before it")
     func cancelThenStart() throws {
-        let x = try #require(try capture(seconds: 0.6) { engine, output in
-            let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5)]))
-            try player.start()
-            keep(player)
-            output.advance(frames: Int(0.1 * rate))
-            output.waitUntilWritten(frames: Int(0.1 * rate))
-            // Both land in the same block.
-            try player.cancel()
-            try player.start()
-        })
+        let x = try #require(
+            try capture(seconds: 0.6) { engine, output in
+                let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5)]))
+                try player.start()
+                keep(player)
+                output.advance(frames: Int(0.1 * rate))
+                output.waitUntilWritten(frames: Int(0.1 * rate))
+                // Both land in the same block.
+                try player.cancel()
+                try player.start()
+            })
         #expect(Signal.peak(x, Int(0.2 * rate)..<Int(0.55 * rate)) > 0.9, "the restarted player plays")
     }
 
@@ -137,13 +142,17 @@ struct EngineEdgeCaseTests {
         output.waitUntilWritten(frames: 4096)
         let before = output.framesWritten
         let stopped = DispatchSemaphore(value: 0)
-        Thread { engine.stop(); stopped.signal() }.start()
+        Thread {
+            engine.stop()
+            stopped.signal()
+        }.start()
         // A bounded allowance, so the check does not depend on when the stopping thread runs:
         // the fade (5 ms, one block) fits in it.
         output.advance(frames: 8 * output.periodFrames)
         #expect(stopped.wait(timeout: .now() + 10) == .success)
-        #expect(output.framesWritten - before <= 10 * output.periodFrames,
-                "\(output.framesWritten - before) frames written after the stop")
+        #expect(
+            output.framesWritten - before <= 10 * output.periodFrames,
+            "\(output.framesWritten - before) frames written after the stop")
         #expect(!lost.withLock { $0 }, "a requested stop reported a stop of its own")
     }
 
@@ -221,7 +230,10 @@ struct EngineEdgeCaseTests {
         let group = DispatchGroup()
         for _ in 0..<8 {
             group.enter()
-            Thread { try? engine.start(); group.leave() }.start()
+            Thread {
+                try? engine.start()
+                group.leave()
+            }.start()
         }
         #expect(group.wait(timeout: .now() + 10) == .success)
         let opened = outputs.withLock { $0 }

@@ -42,7 +42,8 @@ struct EngineLifetimeTests {
         let x = run(output, seconds: 0.6)
         #expect(Signal.peak(x, 4800..<9600) > 0.95, "the continuous event did not sound")
         #expect(Signal.rms(x, Int(0.4 * rate)..<Int(0.6 * rate)) == 0)
-        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { finished.load(ordering: .relaxed) == 1 }, "the completion handler was not called")
+        #expect(
+            Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { finished.load(ordering: .relaxed) == 1 }, "the completion handler was not called")
         output.release()
         engine.stop()
         #expect(finished.load(ordering: .relaxed) == 1, "the completion handler ran more than once")
@@ -95,7 +96,8 @@ struct EngineLifetimeTests {
         engine.stoppedHandler = { reason in if reason == .idleTimeout { stopped.add(1, ordering: .relaxed) } }
         try engine.start()
         outputs.latest.release()
-        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { stopped.load(ordering: .relaxed) == 1 }, "the engine did not shut down when idle")
+        #expect(
+            Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { stopped.load(ordering: .relaxed) == 1 }, "the engine did not shut down when idle")
         #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(1)) { !engine.isRunning })
 
         try engine.start()
@@ -116,7 +118,8 @@ struct EngineLifetimeTests {
         try engine.start()
         // Hold the notification thread in a completion handler, so the idle report that
         // follows waits behind it, as on a loaded machine.
-        let entered = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
         try playAndForget(Self.tap, on: engine) { _ in
             entered.signal()
             gate.wait()
@@ -268,8 +271,9 @@ struct EngineLifetimeTests {
             let pattern = HapticPattern(events: [.transient(at: Double(i % 7) * 0.001, intensity: 0.2, sharpness: 1)])
             try playAndForget(pattern, on: engine) { _ in completions.add(1, ordering: .relaxed) }
         }
-        #expect(Wait.until(timeout: .seconds(20), interval: .milliseconds(1)) { completions.load(ordering: .relaxed) == 100 },
-                "\(completions.load(ordering: .relaxed)) of 100 completion handlers called")
+        #expect(
+            Wait.until(timeout: .seconds(20), interval: .milliseconds(1)) { completions.load(ordering: .relaxed) == 100 },
+            "\(completions.load(ordering: .relaxed)) of 100 completion handlers called")
         engine.stop()
         #expect(completions.load(ordering: .relaxed) == 100)
     }

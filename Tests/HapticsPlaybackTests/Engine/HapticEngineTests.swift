@@ -36,9 +36,11 @@ struct HapticEngineTests {
     @Test("what the engine plays equals the offline render, sample for sample")
     func playEqualsRender() throws {
         let pattern = HapticPattern(
-            events: [.transient(at: 0, intensity: 0.8, sharpness: 0.3),
-                     .continuous(at: 0.05, duration: 0.2, intensity: 0.7, sharpness: 0.8, attack: 0.2, release: 0.3),
-                     .transient(at: 0.123, intensity: 1, sharpness: 1)],
+            events: [
+                .transient(at: 0, intensity: 0.8, sharpness: 0.3),
+                .continuous(at: 0.05, duration: 0.2, intensity: 0.7, sharpness: 0.8, attack: 0.2, release: 0.3),
+                .transient(at: 0.123, intensity: 1, sharpness: 1),
+            ],
             curves: [HapticParameterCurve(.hapticIntensityControl, at: 0.1, points: [(0, 1), (0.1, 0.3)])])
         let x = try capture(seconds: 1) { engine, _ in
             let player = try engine.makePlayer(with: pattern)
@@ -111,8 +113,10 @@ struct HapticEngineTests {
     @Test("pause holds the pattern and resume continues it")
     func pauseResume() throws {
         let x = try capture(seconds: 1.6) { engine, _ in
-            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [
-                .transient(at: 0, intensity: 1, sharpness: 1), .transient(at: 0.4, intensity: 1, sharpness: 1)]))
+            let player = try engine.makeAdvancedPlayer(
+                with: HapticPattern(events: [
+                    .transient(at: 0, intensity: 1, sharpness: 1), .transient(at: 0.4, intensity: 1, sharpness: 1),
+                ]))
             try player.start(atTime: 0.1)
             try player.pause(atTime: 0.3)
             try player.resume(atTime: 0.8)
@@ -125,7 +129,8 @@ struct HapticEngineTests {
     @Test("a looping player wraps at the pattern's end on the exact frame")
     func looping() throws {
         let x = try capture(seconds: 0.6) { engine, _ in
-            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [HapticEvent(.transient, at: 0, duration: 0.1, parameters: [.init(.hapticIntensity, 1)])]))
+            let player = try engine.makeAdvancedPlayer(
+                with: HapticPattern(events: [HapticEvent(.transient, at: 0, duration: 0.1, parameters: [.init(.hapticIntensity, 1)])]))
             player.loopEnabled = true
             try player.start(atTime: 0.05)
             try player.stop(atTime: 0.48)
@@ -138,8 +143,10 @@ struct HapticEngineTests {
     func loopCount() throws {
         let completed = DispatchSemaphore(value: 0)
         let x = try capture(seconds: 0.6) { engine, _ in
-            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [
-                HapticEvent(.transient, at: 0, duration: 0.1, parameters: [.init(.hapticIntensity, 1), .init(.hapticSharpness, 1)])]))
+            let player = try engine.makeAdvancedPlayer(
+                with: HapticPattern(events: [
+                    HapticEvent(.transient, at: 0, duration: 0.1, parameters: [.init(.hapticIntensity, 1), .init(.hapticSharpness, 1)])
+                ]))
             player.loopCount = 3
             player.loopEnabled = true
             player.completionHandler = { _ in completed.signal() }
@@ -153,8 +160,10 @@ struct HapticEngineTests {
     @Test("playback rate 2 plays the pattern's times twice as fast")
     func playbackRate() throws {
         let x = try capture(seconds: 0.5) { engine, _ in
-            let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [
-                .transient(at: 0, intensity: 1, sharpness: 1), .transient(at: 0.2, intensity: 1, sharpness: 1)]))
+            let player = try engine.makeAdvancedPlayer(
+                with: HapticPattern(events: [
+                    .transient(at: 0, intensity: 1, sharpness: 1), .transient(at: 0.2, intensity: 1, sharpness: 1),
+                ]))
             player.playbackRate = 2
             try player.start(atTime: 0.1)
             keep(player)
@@ -188,7 +197,10 @@ struct HapticEngineTests {
         let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)]))
         player.completionHandler = { _ in completed.signal() }
         try player.start(atTime: 0.01)
-        engine.notifyWhenPlayersFinished { _ in allFinished.signal(); return .stopEngine }
+        engine.notifyWhenPlayersFinished { _ in
+            allFinished.signal()
+            return .stopEngine
+        }
         output.release()
         #expect(completed.wait(timeout: .now() + 5) == .success)
         #expect(allFinished.wait(timeout: .now() + 5) == .success)
@@ -201,7 +213,10 @@ struct HapticEngineTests {
         let (engine, output) = try makeManualEngine()
         let reason = Mutex<HapticEngineStoppedReason?>(nil)
         let stopped = DispatchSemaphore(value: 0)
-        engine.stoppedHandler = { r in reason.withLock { $0 = r }; stopped.signal() }
+        engine.stoppedHandler = { r in
+            reason.withLock { $0 = r }
+            stopped.signal()
+        }
         output.failAfterFrames = 4800
         let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 1)]))
         try player.start()
@@ -275,7 +290,10 @@ struct HapticEngineTests {
         // The audio thread has rendered the block after frame 9728 and waits to write it; the
         // stop command queues behind it and applies at the start of the next block.
         let stopped = DispatchSemaphore(value: 0)
-        Thread { engine.stop(); stopped.signal() }.start()
+        Thread {
+            engine.stop()
+            stopped.signal()
+        }.start()
         // Kept: gives the stop time to queue behind the blocked block; a queued command is not
         // observable from here.
         usleep(50_000)

@@ -40,14 +40,27 @@ final class ManualOutput: AudioOutput, @unchecked Sendable {
 
     func pendingFrames() -> Int { 0 }
     func drain() {}
-    func stop() { condition.withLock { stopped = true; condition.broadcast() } }
-    func close() { condition.withLock { closed = true; condition.broadcast() } }
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
 
     /// Lets `frames` more frames through, rounded up to whole periods: the audio thread
     /// writes a period at a time, so a partial one would never be taken.
     func advance(frames: Int) {
         let whole = (frames + periodFrames - 1) / periodFrames * periodFrames
-        condition.withLock { allowed += whole; condition.broadcast() }
+        condition.withLock {
+            allowed += whole
+            condition.broadcast()
+        }
     }
 
     /// Lets everything through from now on (before stopping the engine).

@@ -39,7 +39,8 @@ struct PlayerTableTests {
     @Test("a slot reused before its old synth is confirmed detached releases the old synth first")
     func reuseKeepsTheOrderOfDetaches() {
         var table = Table(slotCount: 1)
-        let first = Synth(), second = Synth()
+        let first = Synth()
+        let second = Synth()
         let slot = table.claim(for: first)!
         table.retire(slot)
         table.free(slot)

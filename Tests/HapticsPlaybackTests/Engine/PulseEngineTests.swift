@@ -16,7 +16,12 @@ struct PulseEngineTests {
         let tap = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 1)])
         let hum = HapticPattern(events: [.continuous(at: 0, duration: 0.6, intensity: 1, sharpness: 1)])
         // Seconds after the reference tap.
-        let firstTap = 0.25, secondTap = 0.5, stopStart = 0.8, stopAt = 1.1, humStart = 1.4, halveAt = 1.7
+        let firstTap = 0.25
+        let secondTap = 0.5
+        let stopStart = 0.8
+        let stopAt = 1.1
+        let humStart = 1.4
+        let halveAt = 1.7
 
         let (recorded, clipped): ([Float], Int) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 1) { server in
             let recording = try server.startRecording()

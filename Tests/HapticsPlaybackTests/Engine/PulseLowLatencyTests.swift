@@ -75,7 +75,8 @@ struct PulseLowLatencyTests {
         let threshold: Float = 1e-4
         let first = try #require(Signal.firstNonZero(recorded, threshold: threshold), "nothing was played")
         let last = try #require(Signal.lastNonZero(recorded, threshold: threshold))
-        var longestQuiet = 0, quiet = 0
+        var longestQuiet = 0
+        var quiet = 0
         for sample in recorded[first...last] {
             quiet = abs(sample) < threshold ? quiet + 1 : 0
             longestQuiet = max(longestQuiet, quiet)

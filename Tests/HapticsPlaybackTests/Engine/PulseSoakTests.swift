@@ -19,7 +19,8 @@ struct PulseSoakTests {
     /// Resident memory of this process, in bytes.
     static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+            let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
@@ -40,8 +41,10 @@ struct PulseSoakTests {
             let patterns = [
                 HapticPattern(events: [.transient(at: 0, intensity: 0.05, sharpness: 1)]),
                 HapticPattern(events: [.continuous(at: 0, duration: 0.08, intensity: 0.05, sharpness: 0.3)]),
-                HapticPattern(events: [.transient(at: 0, intensity: 0.05, sharpness: 0),
-                                       .continuous(at: 0.02, duration: 0.3, intensity: 0.04, sharpness: 0.7)]),
+                HapticPattern(events: [
+                    .transient(at: 0, intensity: 0.05, sharpness: 0),
+                    .continuous(at: 0.02, duration: 0.3, intensity: 0.04, sharpness: 0.7),
+                ]),
             ]
             let begin = Date()
             let end = begin.addingTimeInterval(Self.seconds)
@@ -55,8 +58,9 @@ struct PulseSoakTests {
                 for index in 1...12 {
                     // Kept: the sampling schedule itself (twelve samples spread over the run).
                     Thread.sleep(until: begin.addingTimeInterval(Self.seconds * Double(index) / 12))
-                    let sample = MemorySample(seconds: Date().timeIntervalSince(begin), residentBytes: Self.residentBytes(),
-                                              playersStarted: tally.started.load(ordering: .relaxed))
+                    let sample = MemorySample(
+                        seconds: Date().timeIntervalSince(begin), residentBytes: Self.residentBytes(),
+                        playersStarted: tally.started.load(ordering: .relaxed))
                     samples.withLock { $0.append(sample) }
                 }
             }
@@ -128,7 +132,8 @@ struct PulseSoakTests {
         try #require(memory.count == 12, "\(memory.count) memory samples")
         // ThreadSanitizer's shadow memory and access history grow with the run: no criterion.
         if ProcessInfo.processInfo.environment["HAPTICS_SOAK_MEMORY"] == "0" { return }
-        let third = memory[3], last = memory[11]
+        let third = memory[3]
+        let last = memory[11]
         let growth = last.residentBytes - third.residentBytes
         let players = last.playersStarted - third.playersStarted
         #expect(growth < Self.growthLimit, "resident memory grew by \(growth >> 10) KiB over \(players) players after the plateau: \(report)")

@@ -15,8 +15,9 @@ struct RenderPlaybackTests {
         .transient(at: 0.12, intensity: 0.6, sharpness: 0.2),
     ])
 
-    @Test("loops, loop end and rate render exactly as the engine plays them",
-          arguments: [(3, 0.0, 1.0), (2, 0.15, 1.0), (3, 0.0, 1.5), (4, 0.2, 0.75)])
+    @Test(
+        "loops, loop end and rate render exactly as the engine plays them",
+        arguments: [(3, 0.0, 1.0), (2, 0.15, 1.0), (3, 0.0, 1.5), (4, 0.2, 0.75)])
     func rendersAsPlayed(count: Int, loopEnd: Double, rate: Double) throws {
         let playback = HapticRenderer.Playback(count: count, loopEnd: loopEnd, rate: rate)
         let rendered = HapticRenderer.render(Self.pattern, playback: playback).samples

@@ -13,7 +13,6 @@ struct RumbleEngineTests {
         HapticEngine(rumble: { () throws(RumbleOutputError) -> any RumbleOutput in try EvdevRumbleOutput(device: device) })
     }
 
-
     @Test("a transient reaches the motors as a pulse, then the motors stop")
     func transientPulse() throws {
         let device = RecordingForceFeedbackDevice()
@@ -22,7 +21,9 @@ struct RumbleEngineTests {
         let player = try engine.makePlayer(with: HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 0)]))
         try player.start()
         let id = device.firstID
-        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(2)) { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 0)) }, "the pulse ended")
+        #expect(
+            Wait.until(timeout: .seconds(5), interval: .milliseconds(2)) { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 0)) },
+            "the pulse ended")
         engine.stop()
         let uploads = device.uploads
         #expect(uploads.contains { $0.id == id && $0.strong == 65535 && $0.weak == 0 }, "full strong motor: \(uploads)")
@@ -57,10 +58,15 @@ struct RumbleEngineTests {
         let player = try engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 20, intensity: 1, sharpness: 0.5)]))
         try player.start()
         let id = device.firstID
-        #expect(Wait.until(timeout: .seconds(5), interval: .milliseconds(2)) { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 1)) }, "motors running")
+        #expect(
+            Wait.until(timeout: .seconds(5), interval: .milliseconds(2)) { device.calls.contains(.write(type: UInt16(EV_FF), code: UInt16(id), value: 1)) },
+            "motors running")
         let watcher = SignalWatcher(signals: [SIGINT])
         let handled = DispatchSemaphore(value: 0)
-        watcher.onSignal { engine.stop(); handled.signal() }
+        watcher.onSignal {
+            engine.stop()
+            handled.signal()
+        }
         kill(getpid(), SIGINT)
         #expect(handled.wait(timeout: .now() + 2) == .success)
         #expect(!engine.isRunning)

@@ -3,9 +3,11 @@ import Testing
 
 @Suite("The engine's single-producer, single-consumer ring")
 struct SPSCQueueTests {
-    @Test("the capacity is rounded up to a power of two", arguments: [
-        (0, 1), (1, 1), (2, 2), (3, 4), (5, 8), (1000, 1024), (4096, 4096), (4097, 8192),
-    ])
+    @Test(
+        "the capacity is rounded up to a power of two",
+        arguments: [
+            (0, 1), (1, 1), (2, 2), (3, 4), (5, 8), (1000, 1024), (4096, 4096), (4097, 8192),
+        ])
     func capacityRoundsUp(requested: Int, rounded: Int) {
         #expect(SPSCQueue<Int>(capacity: requested).capacity == rounded)
     }

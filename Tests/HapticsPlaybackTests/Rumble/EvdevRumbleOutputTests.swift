@@ -13,11 +13,12 @@ struct EvdevRumbleOutputTests {
     func initSequence() throws {
         let device = RecordingForceFeedbackDevice(firstID: 3)
         let output = try EvdevRumbleOutput(device: device, gain: 1)
-        #expect(device.calls == [
-            .supportedEffects,
-            Expected.gain(0xFFFF),
-            Expected.rumble(id: -1, strong: 0, weak: 0),
-        ])
+        #expect(
+            device.calls == [
+                .supportedEffects,
+                Expected.gain(0xFFFF),
+                Expected.rumble(id: -1, strong: 0, weak: 0),
+            ])
         #expect(output.effectID == 3)
         #expect(output.effectKind == .rumble)
         #expect(output.deviceGain == 0xFFFF)
@@ -37,15 +38,16 @@ struct EvdevRumbleOutputTests {
         try output.setMotors(strong: 0, weak: 0)
         try output.setMotors(strong: 0, weak: 0x2000)
 
-        #expect(Array(device.calls[afterInit...]) == [
-            Expected.rumble(id: 5, strong: 0x8000, weak: 0x1000),
-            Expected.play(5),
-            Expected.rumble(id: 5, strong: 0xFFFF, weak: 0),
-            Expected.rumble(id: 5, strong: 0x0001, weak: 0xFFFF),
-            Expected.stop(5),
-            Expected.rumble(id: 5, strong: 0, weak: 0x2000),
-            Expected.play(5),
-        ])
+        #expect(
+            Array(device.calls[afterInit...]) == [
+                Expected.rumble(id: 5, strong: 0x8000, weak: 0x1000),
+                Expected.play(5),
+                Expected.rumble(id: 5, strong: 0xFFFF, weak: 0),
+                Expected.rumble(id: 5, strong: 0x0001, weak: 0xFFFF),
+                Expected.stop(5),
+                Expected.rumble(id: 5, strong: 0, weak: 0x2000),
+                Expected.play(5),
+            ])
         #expect(output.isPlaying)
     }
 
@@ -71,12 +73,13 @@ struct EvdevRumbleOutputTests {
 
         output.stop()
         let afterStop = Array(device.calls[beforeStop...])
-        #expect(afterStop == [
-            Expected.rumble(id: 2, strong: 0, weak: 0),
-            Expected.stop(2),
-            .erase(2),
-            .close,
-        ])
+        #expect(
+            afterStop == [
+                Expected.rumble(id: 2, strong: 0, weak: 0),
+                Expected.stop(2),
+                .erase(2),
+                .close,
+            ])
         #expect(!output.isPlaying)
 
         output.stop()
@@ -93,9 +96,10 @@ struct EvdevRumbleOutputTests {
         #expect(device.uploads.last == .init(type: Int32(FF_RUMBLE), id: 1, replayLength: 0, strong: 0xFFFF, weak: 0))
         let beforeStop = device.calls.count
         output.stop()
-        #expect(Array(device.calls[beforeStop...]) == [
-            Expected.rumble(id: 1, strong: 0, weak: 0), Expected.stop(1), .erase(1), Expected.gain(0xFFFF), .close,
-        ])
+        #expect(
+            Array(device.calls[beforeStop...]) == [
+                Expected.rumble(id: 1, strong: 0, weak: 0), Expected.stop(1), .erase(1), Expected.gain(0xFFFF), .close,
+            ])
     }
 
     @Test("stop() while idle erases and closes without playing anything")
@@ -198,9 +202,11 @@ struct EvdevRumbleOutputTests {
         #expect(device.uploads.last == .init(type: Int32(FF_RUMBLE), id: 1, replayLength: 0, strong: 0x4000, weak: 0x7FFF))
     }
 
-    @Test("gain maps 0…1 to FF_GAIN 0…0xFFFF, clamped, NaN as 0", arguments: [
-        (0.5, 0x8000), (0.0, 0), (1.0, 0xFFFF), (2.0, 0xFFFF), (-1.0, 0), (Double.nan, 0),
-    ] as [(Double, Int32)])
+    @Test(
+        "gain maps 0…1 to FF_GAIN 0…0xFFFF, clamped, NaN as 0",
+        arguments: [
+            (0.5, 0x8000), (0.0, 0), (1.0, 0xFFFF), (2.0, 0xFFFF), (-1.0, 0), (Double.nan, 0),
+        ] as [(Double, Int32)])
     func gainValues(gain: Double, expected: Int32) throws {
         let device = RecordingForceFeedbackDevice()
         _ = try EvdevRumbleOutput(device: device, gain: gain)
@@ -264,9 +270,10 @@ struct EvdevRumbleOutputTests {
         let calls = device.calls
         let closeIndex = try #require(calls.firstIndex(of: .close))
         #expect(closeIndex == calls.count - 1, "calls after close: \(calls[(closeIndex + 1)...])")
-        #expect(Array(calls[(closeIndex - 3)...]) == [
-            Expected.rumble(id: 9, strong: 0, weak: 0), Expected.stop(9), .erase(9), .close,
-        ])
+        #expect(
+            Array(calls[(closeIndex - 3)...]) == [
+                Expected.rumble(id: 9, strong: 0, weak: 0), Expected.stop(9), .erase(9), .close,
+            ])
         #expect(failures.withLock { $0 }.isEmpty)
     }
 }

@@ -51,7 +51,9 @@ struct ForceFeedbackCapabilitiesTests {
 
     @Test("rumble is preferred over periodic when both exist")
     func kindPreference() {
-        #expect(RumbleEffectKind(capabilities: ForceFeedbackCapabilities(
-            codes: [FF_RUMBLE, FF_PERIODIC, FF_SINE].map { Int32($0) }, simultaneousEffects: 16)) == .rumble)
+        #expect(
+            RumbleEffectKind(
+                capabilities: ForceFeedbackCapabilities(
+                    codes: [FF_RUMBLE, FF_PERIODIC, FF_SINE].map { Int32($0) }, simultaneousEffects: 16)) == .rumble)
     }
 }

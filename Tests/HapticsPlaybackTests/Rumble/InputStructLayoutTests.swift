@@ -59,17 +59,17 @@ struct InputStructLayoutTests {
     }
 
     #if arch(x86_64) || arch(arm64)
-    @Test("request numbers match _IOC computed from the struct sizes Swift sees")
-    func requestNumbers() {
-        #expect(haptics_request_eviocsff() == 0x4030_4580)
-        #expect(haptics_request_eviocsff() == ioc(write, "E", 0x80, size: MemoryLayout<ff_effect>.size))
-        #expect(haptics_request_eviocrmff() == 0x4004_4581)
-        #expect(haptics_request_eviocrmff() == ioc(write, "E", 0x81, size: MemoryLayout<Int32>.size))
-        #expect(haptics_request_eviocgeffects() == 0x8004_4584)
-        #expect(haptics_request_eviocgversion() == 0x8004_4501)
-        #expect(haptics_request_eviocgname(256) == 0x8100_4506)
-        #expect(haptics_request_eviocgbit(UInt32(EV_FF), 16) == 0x8010_4535)
-        #expect(haptics_request_eviocgbit(0, 8) == ioc(read, "E", 0x20, size: 8))
-    }
+        @Test("request numbers match _IOC computed from the struct sizes Swift sees")
+        func requestNumbers() {
+            #expect(haptics_request_eviocsff() == 0x4030_4580)
+            #expect(haptics_request_eviocsff() == ioc(write, "E", 0x80, size: MemoryLayout<ff_effect>.size))
+            #expect(haptics_request_eviocrmff() == 0x4004_4581)
+            #expect(haptics_request_eviocrmff() == ioc(write, "E", 0x81, size: MemoryLayout<Int32>.size))
+            #expect(haptics_request_eviocgeffects() == 0x8004_4584)
+            #expect(haptics_request_eviocgversion() == 0x8004_4501)
+            #expect(haptics_request_eviocgname(256) == 0x8100_4506)
+            #expect(haptics_request_eviocgbit(UInt32(EV_FF), 16) == 0x8010_4535)
+            #expect(haptics_request_eviocgbit(0, 8) == ioc(read, "E", 0x20, size: 8))
+        }
     #endif
 }

@@ -47,9 +47,11 @@ struct RumbleDevicesTests {
         #expect(error == .deviceUnavailable(device: "/dev/input/event98765", reason: "no such device"))
     }
 
-    @Test("node names: eventN only", arguments: [
-        ("event0", 0), ("event12", 12), ("event", nil), ("mouse0", nil), ("event+1", nil), ("event1a", nil), ("js0", nil),
-    ] as [(String, Int?)])
+    @Test(
+        "node names: eventN only",
+        arguments: [
+            ("event0", 0), ("event12", 12), ("event", nil), ("mouse0", nil), ("event+1", nil), ("event1a", nil), ("js0", nil),
+        ] as [(String, Int?)])
     func nodeNames(name: String, number: Int?) {
         #expect(RumbleDevices.eventNumber(name) == number)
     }
@@ -104,9 +106,10 @@ struct RumbleDevicesTests {
     func json() throws {
         let data = try JSONEncoder().encode(Self.pad)
         let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == [
-            "path", "name", "supportsRumble", "supportsPeriodic", "supportsGain", "simultaneousEffects", "accessible",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "path", "name", "supportsRumble", "supportsPeriodic", "supportsGain", "simultaneousEffects", "accessible",
+            ])
         #expect(object["simultaneousEffects"] as? Int == 16)
     }
 }

@@ -19,14 +19,16 @@ struct RumbleOutputErrorTests {
         #expect(error.description.hasPrefix("rumble device /dev/input/event3: permission denied"))
     }
 
-    @Test("opening errors read as the user would say them", arguments: [
-        (ForceFeedbackDeviceError.Operation.open, ENOENT, "no such device"),
-        (.identify, ENOTTY, "is not an input device"),
-        (.identify, EINVAL, "is not an input device"),
-        (.open, EISDIR, "is not an input device"),
-        (.upload, ENOSPC, "no free force-feedback effect slot (other programs hold them all)"),
-        (.upload, EINVAL, "the driver rejected the rumble effect"),
-    ])
+    @Test(
+        "opening errors read as the user would say them",
+        arguments: [
+            (ForceFeedbackDeviceError.Operation.open, ENOENT, "no such device"),
+            (.identify, ENOTTY, "is not an input device"),
+            (.identify, EINVAL, "is not an input device"),
+            (.open, EISDIR, "is not an input device"),
+            (.upload, ENOSPC, "no free force-feedback effect slot (other programs hold them all)"),
+            (.upload, EINVAL, "the driver rejected the rumble effect"),
+        ])
     func openingReasons(operation: ForceFeedbackDeviceError.Operation, code: Int32, reason: String) {
         let error = RumbleOutputError.unavailable("/dev/x", ForceFeedbackDeviceError(operation, code: code))
         #expect(error == .deviceUnavailable(device: "/dev/x", reason: reason))
@@ -34,8 +36,9 @@ struct RumbleOutputErrorTests {
 
     @Test("errors while playing are deviceLost, an unplug named as such")
     func playingReasons() {
-        #expect(RumbleOutputError.lost("/dev/p", ForceFeedbackDeviceError(.write, code: ENODEV))
-            == .deviceLost(device: "/dev/p", reason: "the device was disconnected"))
+        #expect(
+            RumbleOutputError.lost("/dev/p", ForceFeedbackDeviceError(.write, code: ENODEV))
+                == .deviceLost(device: "/dev/p", reason: "the device was disconnected"))
         let other = RumbleOutputError.lost("/dev/p", ForceFeedbackDeviceError(.upload, code: EBADF))
         #expect(other.reason == "upload failed: \(String(cString: strerror(EBADF)))")
     }

@@ -30,7 +30,8 @@ final class ChildProcess: @unchecked Sendable {
         var description: String {
             switch self {
             case .exited(let status): "exited with \(status)"
-            case .signalled(let signal): "killed by signal \(signal)\(signal == SIGSEGV || signal == SIGABRT || signal == SIGILL || signal == SIGTRAP || signal == SIGBUS ? " (a crash)" : "")"
+            case .signalled(let signal):
+                "killed by signal \(signal)\(signal == SIGSEGV || signal == SIGABRT || signal == SIGILL || signal == SIGTRAP || signal == SIGBUS ? " (a crash)" : "")"
             }
         }
     }
@@ -45,8 +46,10 @@ final class ChildProcess: @unchecked Sendable {
     /// With `diesWithParent`, the child is started through `setpriv --pdeathsig TERM` (when
     /// available) so that it is stopped if the thread that started it dies, e.g. when the test
     /// process crashes: a pulseaudio left behind would run forever.
-    init(_ executable: URL, _ arguments: [String], environment: [String: String],
-         standardOutput: URL? = nil, standardError: URL? = nil, diesWithParent: Bool = false) throws {
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String],
+        standardOutput: URL? = nil, standardError: URL? = nil, diesWithParent: Bool = false
+    ) throws {
         var executable = executable
         var arguments = arguments
         if diesWithParent, let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {

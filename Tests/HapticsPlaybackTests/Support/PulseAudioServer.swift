@@ -86,17 +86,19 @@ final class PulseAudioServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
 
         do {
-            daemon = try ChildProcess(pulseaudio, [
-                "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-                "--log-target=stderr",
-                // The null sink follows wall time: a server starved of CPU catches up by
-                // consuming the stream faster than it was buffered, inserting silence that
-                // shifts every later sound. Real-time scheduling (granted to root, ignored
-                // otherwise) keeps it on time while other tests load the machine.
-                "--realtime=yes", "--high-priority=yes",
-                "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le norewinds=1",
-                "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
-            ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"), diesWithParent: true)
+            daemon = try ChildProcess(
+                pulseaudio,
+                [
+                    "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
+                    "--log-target=stderr",
+                    // The null sink follows wall time: a server starved of CPU catches up by
+                    // consuming the stream faster than it was buffered, inserting silence that
+                    // shifts every later sound. Real-time scheduling (granted to root, ignored
+                    // otherwise) keeps it on time while other tests load the machine.
+                    "--realtime=yes", "--high-priority=yes",
+                    "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le norewinds=1",
+                    "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
+                ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"), diesWithParent: true)
         } catch {
             throw Unavailable(description: "cannot run pulseaudio: \(error)")
         }
@@ -194,13 +196,16 @@ final class MonitorRecording {
         guard let parec = PulseAudioServer.executable("parec") else {
             throw RecordingFailed(description: "parec is not installed")
         }
-        process = try ChildProcess(parec, [
-            "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
-            "--rate=\(server.sampleRate)", "--channels=\(server.channelCount)", "--latency-msec=10",
-        ], environment: server.environment, standardOutput: file, diesWithParent: true)
+        process = try ChildProcess(
+            parec,
+            [
+                "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
+                "--rate=\(server.sampleRate)", "--channels=\(server.channelCount)", "--latency-msec=10",
+            ], environment: server.environment, standardOutput: file, diesWithParent: true)
 
         // The null sink renders silence while idle, so data flows as soon as parec is connected.
-        let process = self.process, file = self.file
+        let process = self.process
+        let file = self.file
         let flowing = Wait.until(timeout: .seconds(10), interval: .milliseconds(10)) {
             !process.isRunning || Self.bytes(in: file) > 0
         }

@@ -28,8 +28,9 @@ struct Feel: CustomStringConvertible {
         var peakDecibels: Double { 20 * log10(max(peak, 1e-9)) }
 
         var description: String {
-            String(format: "[%.0f–%.0f ms peak %.3f (%.1f dB) at %.0f ms, %.0f Hz (%.0f→%.0f)]",
-                   start * 1000, end * 1000, peak, peakDecibels, peakTime * 1000, frequency, startFrequency, endFrequency)
+            String(
+                format: "[%.0f–%.0f ms peak %.3f (%.1f dB) at %.0f ms, %.0f Hz (%.0f→%.0f)]",
+                start * 1000, end * 1000, peak, peakDecibels, peakTime * 1000, frequency, startFrequency, endFrequency)
         }
     }
 
@@ -73,7 +74,8 @@ struct Feel: CustomStringConvertible {
         end = Double((x.indices.last { abs(x[$0]) > 1e-6 } ?? 0)) / rate
 
         let envelope = Feel.envelope(x, halfWidth: Int(0.005 * rate))
-        let on = Float(peak * 0.10), off = Float(peak * 0.05)
+        let on = Float(peak * 0.10)
+        let off = Float(peak * 0.05)
         var ranges: [Range<Int>] = []
         var startIndex: Int?
         for i in envelope.indices {
@@ -91,7 +93,8 @@ struct Feel: CustomStringConvertible {
         // where the samples themselves are above the off level.
         segments = ranges.compactMap { range in
             guard let first = range.first(where: { abs(x[$0]) > off }),
-                  let last = range.last(where: { abs(x[$0]) > off }) else { return nil }
+                let last = range.last(where: { abs(x[$0]) > off })
+            else { return nil }
             return Feel.segment(x, first..<(last + 1), sampleRate: rate)
         }
     }
@@ -103,13 +106,15 @@ struct Feel: CustomStringConvertible {
         // edges are computed directly.
         let width = 2 * halfWidth + 1
         let magnitude = x.map(abs)
-        var forward = magnitude, backward = magnitude
+        var forward = magnitude
+        var backward = magnitude
         for i in magnitude.indices where i % width != 0 { forward[i] = max(forward[i - 1], magnitude[i]) }
         for i in magnitude.indices.reversed() where i % width != width - 1 && i + 1 < magnitude.count {
             backward[i] = max(backward[i + 1], magnitude[i])
         }
         return magnitude.indices.map { i in
-            let low = i - halfWidth, high = i + halfWidth
+            let low = i - halfWidth
+            let high = i + halfWidth
             guard low >= 0, high < magnitude.count else {
                 return magnitude[max(0, low)...min(magnitude.count - 1, high)].max() ?? 0
             }
@@ -145,7 +150,8 @@ struct Feel: CustomStringConvertible {
         for i in range where abs(x[i]) > floor {
             let negative = x[i] < 0
             if let previous = last, previous.negative != negative,
-               let j = (previous.index..<i).first(where: { (x[$0] < 0) != (x[$0 + 1] < 0) }) {
+                let j = (previous.index..<i).first(where: { (x[$0] < 0) != (x[$0 + 1] < 0) })
+            {
                 crossings.append(Double(j) + Double(-x[j]) / Double(x[j + 1] - x[j]))
             }
             last = (i, negative)

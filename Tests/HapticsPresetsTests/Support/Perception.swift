@@ -25,7 +25,8 @@ enum Perception {
             if max(x.frequency, y.frequency) >= pitch * min(x.frequency, y.frequency) {
                 return String(format: "tap %d pitch %.0f vs %.0f Hz", index, x.frequency, y.frequency)
             }
-            let onsets = index == 0
+            let onsets =
+                index == 0
                 ? (x.start, y.start)
                 : (x.start - a.segments[index - 1].start, y.start - b.segments[index - 1].start)
             if differ(onsets.0, onsets.1, by: timing) {

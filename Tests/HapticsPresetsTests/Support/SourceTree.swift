@@ -18,14 +18,16 @@ enum SourceTree {
     /// `Patterns/`, the authored preset files.
     static var patternsFolder: URL? {
         guard let folder = packageRoot?.appendingPathComponent("Patterns", isDirectory: true),
-              FileManager.default.fileExists(atPath: folder.path) else { return nil }
+            FileManager.default.fileExists(atPath: folder.path)
+        else { return nil }
         return folder
     }
 
     /// Every `Patterns/*.ahap`, sorted by name; empty without the source tree.
     static var patternFiles: [URL] {
         guard let folder = patternsFolder,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return [] }
         return names.filter { $0.hasSuffix(".ahap") }.sorted().map { folder.appendingPathComponent($0) }
     }
 
