@@ -50,12 +50,9 @@ struct ProfileFuzzTests {
                 Issue.record("\(label): not a file error: \(error)")
                 return .failed
             }
-            let located = failure.isLocated && (1...lines).contains(failure.line ?? 0) && (failure.column ?? 0) >= 1
-            #expect(located, "\(label): \(error)")
-            let line = error.description
-            let prefixed = line.hasPrefix("fuzz.json:\(failure.line ?? 0):\(failure.column ?? 0): ")
-            let oneLine = !line.contains(where: \.isNewline)
-            #expect(prefixed && oneLine, "\(label): \(line)")
+            let located = FuzzRun.expectLocatedOneLine(
+                source: "fuzz.json", isLocated: failure.isLocated, line: failure.line, column: failure.column,
+                message: error.description, inputLines: lines, label: label)
             if !located { return .failed }
         }
         return outcome

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The settings of one fuzzing run, from the environment so that `scripts/fuzz.sh` can run the
 /// suite's fuzz tests for longer, with fresh seeds, and catch the input that crashed:
@@ -28,6 +29,20 @@ public struct FuzzRun: Sendable {
     public func record(_ bytes: [UInt8]) {
         guard let currentPrefix else { return }
         _ = FileManager.default.createFile(atPath: "\(currentPrefix).\(reader)", contents: Data(bytes))
+    }
+
+    /// Checks a refusal of a damaged JSON input the way every JSON reader must refuse: located
+    /// on a line of the input and a column, and said in one line that starts
+    /// `SOURCE:LINE:COLUMN: `. Records what is wrong; returns whether it was located.
+    public static func expectLocatedOneLine(
+        source: String, isLocated: Bool, line: Int?, column: Int?, message: String, inputLines: Int, label: String
+    ) -> Bool {
+        let located = isLocated && (1...inputLines).contains(line ?? 0) && (column ?? 0) >= 1
+        #expect(located, "\(label): \(message)")
+        let prefixed = message.hasPrefix("\(source):\(line ?? 0):\(column ?? 0): ")
+        let oneLine = !message.contains(where: \.isNewline)
+        #expect(prefixed && oneLine, "\(label): \(message)")
+        return located
     }
 
     /// Inputs that once crashed or hung a reader, kept in `Tests/FuzzCorpus/READER/` and read
