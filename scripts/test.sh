@@ -34,14 +34,28 @@ release_build() {
 }
 release_build -c release --static-swift-stdlib --product haptics
 release_build --product generate-manual
+# Runs `swift test` and, when it fails, repeats every recorded issue at the end: a CI log is
+# often read from its tail, where swift-testing prints only the summary.
+run_tests() {
+  local output status=0
+  output=$(mktemp)
+  swift test --skip-build "$@" 2>&1 | tee "$output" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "error: swift test $* failed (exit $status); the issues it recorded:" >&2
+    grep -E -A4 'recorded an issue|Caught error|fatal error|Fatal error' "$output" >&2 || tail -n 40 "$output" >&2
+  fi
+  rm -f "$output"
+  return "$status"
+}
 if [ $# -gt 0 ]; then
-  exec swift test --skip-build "$@"
+  run_tests "$@"
+  exit
 fi
 # Tests that measure timing against a sound server's clock (tagged `realtime`, see
 # Tests/HapticsTestSupport/RealTime.swift) run on their own, after the rest: the rest of the
 # suite keeps both cores busy, and a starved sound server inserts silence. Without
 # HAPTICS_REALTIME_TESTS=1 they are skipped, so the first run is everything else.
-swift test --skip-build
+run_tests
 # `swift test --filter` matches names only (swift-testing 6.3 has no tag filter on the command
 # line), so the names come from the tag: the suite or test declared after each `.tags(.realtime`.
 realtime=$(awk '
@@ -53,6 +67,6 @@ if [ -z "$realtime" ]; then
   echo "error: no test is tagged realtime; the real-time group would not run" >&2
   exit 1
 fi
-HAPTICS_REALTIME_TESTS=1 swift test --skip-build --filter "$realtime"
+HAPTICS_REALTIME_TESTS=1 run_tests --filter "$realtime"
 # The audio thread never allocates: counted during a real play (0 allocations, or fail).
 "$root/scripts/check-audio-allocations.sh"
