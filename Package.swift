@@ -75,6 +75,6 @@ let package = Package(
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
         // The public API against its committed baseline in api/ (from the compiler's symbol graphs).
-        .testTarget(name: "PublicAPITests"),
+        .testTarget(name: "PublicAPITests", dependencies: ["HapticsTestSupport"]),
     ]
 )

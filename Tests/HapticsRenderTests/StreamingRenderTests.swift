@@ -8,10 +8,6 @@ import Testing
 /// render holds, converted sample by sample.
 @Suite("Streaming render")
 struct StreamingRenderTests {
-    func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("haptics-stream-\(UUID().uuidString).wav").path
-    }
-
     /// A pattern with transients, a continuous event with an envelope, a curve and a silent gap.
     var pattern: HapticPattern {
         var events: [HapticEvent] = (0..<12).map { (i: Int) -> HapticEvent in
@@ -44,8 +40,8 @@ struct StreamingRenderTests {
     func fileEqualsMemory(format: SampleFormat, repetitions: Int) throws {
         let playback = HapticRenderer.Playback(count: repetitions)
         let signal = HapticRenderer.render(pattern, playback: playback)
-        let path = temporaryPath()
-        defer { unlink(path) }
+        let folder = try TemporaryFolder(prefix: "haptics-stream")
+        let path = folder.path("render.wav")
         let statistics = try HapticRenderer(pattern: pattern, playback: playback).writeWAV(to: path, format: format)
         let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
         #expect(statistics.frames == signal.frameCount)
@@ -60,8 +56,8 @@ struct StreamingRenderTests {
     @Test("a multi-channel WAV file holds the in-memory render, byte for byte")
     func multiChannelFileEqualsMemory() throws {
         let signal = HapticRenderer.render(pattern, profile: .dualsense)
-        let path = temporaryPath()
-        defer { unlink(path) }
+        let folder = try TemporaryFolder(prefix: "haptics-stream")
+        let path = folder.path("render.wav")
         try HapticRenderer(pattern: pattern, profile: .dualsense).writeWAV(to: path, format: .s16)
         #expect(try WAVFile(contentsOf: URL(fileURLWithPath: path)).data == expectedData(signal, format: .s16))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsTestSupport
 import Testing
 
 /// The public API changes only on purpose: each library module's public declarations, as the
@@ -47,10 +48,8 @@ struct PublicAPITests {
 enum PublicSymbols {
     static func extract(module: String, packageRoot: URL) throws -> [String] {
         let build = packageRoot.appendingPathComponent(".build/debug")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-api-\(getpid())-\(module)")
-        try? FileManager.default.removeItem(at: output)
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: output) }
+        let folder = try TemporaryFolder(prefix: "haptics-api-\(module)")
+        let output = folder.url
         var arguments = [
             "-module-name", module, "-target", try targetTriple(),
             "-I", build.appendingPathComponent("Modules").path,

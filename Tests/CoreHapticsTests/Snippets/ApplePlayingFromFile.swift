@@ -42,9 +42,7 @@ private final class FilePlayingViewController {
 struct ApplePlayingFromFileTests {
     @Test("playPattern(from:) plays the file's heartbeat: two taps 0.15 s apart, then a fading buzz")
     func heartbeat() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corehaptics-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "corehaptics")
         // Written as AHAP files in the wild are: no Version, a trailing comma, integer values.
         try Data("""
         {
@@ -60,11 +58,11 @@ struct ApplePlayingFromFileTests {
                 "ParameterCurveControlPoints": [ { "Time": 0, "ParameterValue": 1 }, { "Time": 0.3, "ParameterValue": 0 } ] } },
           ]
         }
-        """.utf8).write(to: folder.appendingPathComponent("Heartbeat.ahap"))
+        """.utf8).write(to: folder.file("Heartbeat.ahap"))
 
         let output = FileOutput()
         let x = try output.run { () throws -> [Float] in
-            let controller = FilePlayingViewController(resources: folder)
+            let controller = FilePlayingViewController(resources: folder.url)
             controller.engine = try CHHapticEngine()
             controller.playHapticsFile(named: "Heartbeat")
             return try withExtendedLifetime(controller) { try output.samples(seconds: 1) }

@@ -72,21 +72,19 @@ private final class RichHaptics {
 struct AppleRichExperiencesTests {
     @Test("a texture from an AHAP file loops at twice its rate; a collision taps with its registered sound")
     func textureAndCollision() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corehaptics-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "corehaptics")
         // Three soft ticks 0.1 s apart, a 0.3 s loop.
         try Data("""
         { "Version": 1.0, "Pattern": [
           { "Event": { "Time": 0.0, "EventType": "HapticTransient", "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.4 } ] } },
           { "Event": { "Time": 0.1, "EventType": "HapticTransient", "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.4 } ] } },
           { "Event": { "Time": 0.2, "EventType": "HapticTransient", "EventDuration": 0.1, "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.4 } ] } } ] }
-        """.utf8).write(to: folder.appendingPathComponent("Texture.ahap"))
-        try Data("RIFF".utf8).write(to: folder.appendingPathComponent("Splash.wav"))
+        """.utf8).write(to: folder.file("Texture.ahap"))
+        try Data("RIFF".utf8).write(to: folder.file("Splash.wav"))
 
         let output = FileOutput()
         let x = try output.run { () throws -> [Float] in
-            let haptics = RichHaptics(resources: folder)
+            let haptics = RichHaptics(resources: folder.url)
             try haptics.createAndStartHapticEngine()
             try haptics.loadPatterns()
             let start = haptics.engine.currentTime + 0.2
