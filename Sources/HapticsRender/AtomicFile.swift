@@ -63,6 +63,12 @@ package final class AtomicFile {
     private static let unfinished = Mutex<Set<String>>([])
     private let io: IO
     private var done = false
+    /// Bytes appended since writeback was last started, and where they begin.
+    private var pendingBytes = 0
+    private var pendingOffset = 0
+    /// Written bytes after which their writeback to the disk is started, while writing goes on:
+    /// the `fsync` of ``commit()`` then waits for the last few megabytes only.
+    static let writebackBytes = 4 << 20
 
     /// The system calls the writer makes, replaceable in tests to inject failures.
     package struct IO: Sendable {
@@ -175,6 +181,15 @@ package final class AtomicFile {
             }
             if n == 0 { throw fail(EIO) }
             offset += n
+        }
+        guard temporaryPath != nil else { return }
+        pendingBytes += bytes.count
+        if pendingBytes >= Self.writebackBytes {
+            // On Linux this starts writing the dirty range back without waiting for it, and
+            // lets the page cache drop it once written (a render does not read its file back).
+            _ = posix_fadvise(fd, off_t(pendingOffset), off_t(pendingBytes), POSIX_FADV_DONTNEED)
+            pendingOffset += pendingBytes
+            pendingBytes = 0
         }
     }
 

@@ -197,15 +197,29 @@ public final class HapticRenderer {
         let writer = try WAVWriter(
             path: path, sampleRate: sampleRate, channelCount: channelCount,
             format: format, frameCount: totalFrames - renderedFrames)
-        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channelCount)
-        defer { block.deallocate() }
-        while case let frames = render(into: block), frames > 0 {
-            try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * channelCount)]))
-            progress?(renderedFrames)
+        if totalFrames - renderedFrames >= Self.pipelineSeconds * sampleRate {
+            // Long renders synthesise on a second core while this thread converts and writes.
+            var written = renderedFrames
+            try RenderPipeline(renderer: self).run { (block) throws(WAVError) in
+                try writer.write(block)
+                written += block.count / channelCount
+                progress?(written)
+            }
+        } else {
+            let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channelCount)
+            defer { block.deallocate() }
+            while case let frames = render(into: block), frames > 0 {
+                try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * channelCount)]))
+                progress?(renderedFrames)
+            }
         }
         try writer.finish()
         return statistics
     }
+
+    /// Signal length from which ``writeWAV(to:format:progress:)-(String,_,_)`` renders on a
+    /// second thread: below it, starting the thread costs more than it saves.
+    static let pipelineSeconds = 10
 
     /// Renders everything left into a WAV file at `url` (see ``writeWAV(to:format:progress:)-(String,_,_)``).
     @discardableResult

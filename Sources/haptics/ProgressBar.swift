@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-import HapticsPlayback
+import HapticsRender
 #if canImport(Glibc)
     import Glibc
 #endif

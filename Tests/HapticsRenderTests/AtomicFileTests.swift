@@ -102,6 +102,25 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.csv"])
     }
 
+    @Test("a file of several writeback steps (the writeback of each 4 MiB starts while writing) reads back whole")
+    func largeFileReadsBack() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("large.bin")
+        let chunk = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        let chunks = 2 * AtomicFile.writebackBytes / chunk.count + 3
+        let file = try AtomicFile(path: path)
+        for index in 0..<chunks {
+            try file.write(chunk.map { $0 ^ UInt8(truncatingIfNeeded: index) })
+        }
+        try file.commit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data.count == chunks * chunk.count)
+        for index in [0, chunks / 2, chunks - 1] {
+            let part = data[(index * chunk.count)..<((index + 1) * chunk.count)]
+            #expect(Array(part) == chunk.map { $0 ^ UInt8(truncatingIfNeeded: index) }, "chunk \(index)")
+        }
+    }
+
     @Test("a file released without commit leaves the old file and no temporary file")
     func discardedWithoutCommit() throws {
         let folder = try TemporaryFolder()

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HapticsRender
 
 /// State shared by the API-side threads (never the audio thread), behind a lock.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HapticsRender
 import Glibc
 
 /// Turns signals (SIGINT, SIGTERM) into a callback on a watcher thread, so an app can stop its

@@ -85,3 +85,32 @@ package final class SystemLock: @unchecked Sendable {
         return try body()
     }
 }
+
+/// A counting semaphore (POSIX `sem_t`), as Foundation's `DispatchSemaphore` without
+/// Dispatch: what hands blocks between the two threads of a long render.
+package final class SystemSemaphore: @unchecked Sendable {
+    private let semaphore: UnsafeMutablePointer<sem_t>
+
+    /// A semaphore whose count starts at `value`.
+    package init(value: Int) {
+        semaphore = .allocate(capacity: 1)
+        semaphore.initialize(to: sem_t())
+        sem_init(semaphore, 0, UInt32(value))
+    }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    /// Takes one from the count, waiting while it is 0.
+    package func wait() {
+        // A signal handler's interruption is not a wake-up.
+        while sem_wait(semaphore) != 0 && errno == EINTR {}
+    }
+
+    /// Adds one to the count, waking a waiter.
+    package func signal() {
+        sem_post(semaphore)
+    }
+}

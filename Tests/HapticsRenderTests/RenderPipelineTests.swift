@@ -1,0 +1,83 @@
+import Foundation
+import HapticsCore
+import HapticsTestSupport
+import Testing
+@testable import HapticsRender
+
+/// Long renders synthesise on a second thread while the caller converts and writes: the result
+/// must be exactly the single-threaded one, and a failed write must stop the second thread.
+@Suite("Render pipeline")
+struct RenderPipelineTests {
+    /// 1.2 s of transients, a continuous event and a curve: played 10 times, 12 s of signal,
+    /// past the length from which `writeWAV` uses two threads.
+    let pattern: HapticPattern = {
+        var events: [HapticEvent] = (0..<20).map { .transient(at: Double($0) * 0.05, intensity: 0.4 + Double($0 % 5) / 10, sharpness: Double($0 % 7) / 6) }
+        events.append(.continuous(at: 0.3, duration: 0.7, intensity: 0.8, sharpness: 0.3, attack: 0.2, release: 0.2))
+        return HapticPattern(events: events, curves: [HapticParameterCurve(.hapticSharpnessControl, at: 0.4, points: [(0, 0), (0.4, 0.5)])])
+    }()
+    let playback = HapticRenderer.Playback(count: 10)
+
+    @Test("blocks reach the consumer in order, equal to rendering them in turn")
+    func sameBlocksInOrder() throws {
+        let expected = HapticRenderer.render(pattern, profile: .dualsense, playback: playback).samples
+        var received: [Float] = []
+        try RenderPipeline(renderer: HapticRenderer(pattern: pattern, profile: .dualsense, playback: playback)).run { (block) throws(WAVError) in
+            #expect(block.count % 4 == 0, "whole frames of 4 channels")
+            received.append(contentsOf: block)
+        }
+        #expect(received.count == expected.count)
+        #expect(received == expected)
+    }
+
+    @Test("a consumer that throws gets its error back, and the rendering thread has stopped by then")
+    func failingConsumerStopsTheRenderer() throws {
+        let renderer = HapticRenderer(pattern: pattern, playback: playback)
+        var blocks = 0
+        let error = try #require(throws: WAVError.self) {
+            try RenderPipeline(renderer: renderer).run { (_) throws(WAVError) in
+                blocks += 1
+                if blocks == 3 { throw WAVError.writeFailed(path: "test", reason: "stop") }
+            }
+        }
+        #expect(error == .writeFailed(path: "test", reason: "stop"))
+        let frames = renderer.renderedFrames
+        #expect(frames < renderer.totalFrames, "the render stopped early")
+        #expect(frames <= (3 + RenderPipeline.slotCount + 1) * RenderPipeline.slotFrames, "at most a ring ahead of the consumer")
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(renderer.renderedFrames == frames, "nothing rendered after run returned")
+    }
+
+    @Test("writeWAV of a long render writes the in-memory render byte for byte, with progress to the last frame", arguments: [SampleFormat.s16, .f32])
+    func longFileEqualsMemory(format: SampleFormat) throws {
+        let signal = HapticRenderer.render(pattern, playback: playback)
+        #expect(signal.duration >= Double(HapticRenderer.pipelineSeconds), "long enough for two threads")
+        let folder = try TemporaryFolder(prefix: "haptics-pipeline")
+        let path = folder.path("long.wav")
+        var reported: [Int] = []
+        let statistics = try HapticRenderer(pattern: pattern, playback: playback).writeWAV(to: path, format: format) { reported.append($0) }
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
+        let expected: [UInt8] = signal.samples.flatMap { sample -> [UInt8] in
+            switch format {
+            case .s16: return withUnsafeBytes(of: int16Sample(sample).littleEndian) { Array($0) }
+            case .f32: return withUnsafeBytes(of: sample.bitPattern.littleEndian) { Array($0) }
+            }
+        }
+        #expect(wav.data == expected)
+        #expect(statistics.frames == signal.frameCount)
+        #expect(statistics.peak == signal.statistics.peak)
+        #expect(reported == reported.sorted() && reported.last == signal.frameCount, "progress rises to the last frame")
+    }
+
+    @Test(
+        "a long render that runs out of disk space fails with one line, stops, and leaves no temporary file",
+        .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage))
+    func outOfSpace() throws {
+        let small = try SmallFileSystem()
+        let path = small.path("long.wav")
+        let error = try #require(throws: WAVError.self) {
+            try HapticRenderer(pattern: pattern, playback: playback).writeWAV(to: path, format: .s16)
+        }
+        #expect(error.description == "\(path): cannot write the file (No space left on device)")
+        #expect(try small.names().isEmpty)
+    }
+}
