@@ -60,16 +60,12 @@ func runChild(sink: Sink, minutes: Double, path: String, repetitions: Int) throw
         case .file:
             statistics = try renderer.writeWAV(to: path, format: .s16)
         case .nosync:
-            // WAVWriter as writeWAV drives it, with an fsync that does nothing.
+            // WAVWriter as writeWAV drives it (two threads), with an fsync that does nothing.
             let writer = try WAVWriter(
                 path: path, sampleRate: 48_000, channelCount: renderer.channelCount, format: .s16,
                 frameCount: renderer.totalFrames, riffLimit: WAVWriter.riffLimit,
                 io: AtomicFile.IO(sync: { _ in 0 }))
-            let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * renderer.channelCount)
-            defer { block.deallocate() }
-            while case let frames = renderer.render(into: block), frames > 0 {
-                try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * renderer.channelCount)]))
-            }
+            try RenderPipeline(renderer: renderer).run { (block) throws(WAVError) in try writer.write(block) }
             try writer.finish()
             statistics = renderer.statistics
         case .memory:

@@ -6,7 +6,7 @@ import Synchronization
 /// Blocks pass through a ring of ``slotCount`` buffers, in order, so what the consumer sees is
 /// exactly what rendering and consuming in turn would give; only the timing changes. The
 /// renderer is used by the rendering thread alone until ``run(_:)`` returns, and not after.
-final class RenderPipeline: @unchecked Sendable {
+package final class RenderPipeline: @unchecked Sendable {
     /// Buffers in the ring: enough that neither thread waits on the other's short stalls.
     static let slotCount = 4
     /// Frames a buffer holds: large enough that handing a block over costs nothing next to
@@ -25,7 +25,7 @@ final class RenderPipeline: @unchecked Sendable {
     private let stopped = SystemSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
 
-    init(renderer: HapticRenderer) {
+    package init(renderer: HapticRenderer) {
         self.renderer = renderer
         slotSamples = Self.slotFrames * renderer.channelCount
         storage = .allocate(capacity: slotSamples * Self.slotCount)
@@ -42,7 +42,7 @@ final class RenderPipeline: @unchecked Sendable {
     /// Renders to the end, handing each block (interleaved, whole frames) to `consume` on the
     /// calling thread, in order. When `consume` throws, the rendering thread is stopped before
     /// the error is rethrown.
-    func run<E: Error>(_ consume: (UnsafeBufferPointer<Float>) throws(E) -> Void) throws(E) {
+    package func run<E: Error>(_ consume: (UnsafeBufferPointer<Float>) throws(E) -> Void) throws(E) {
         let thread = SystemThread { [self] in produce() }
         thread.name = "haptics-render"
         thread.start()
