@@ -47,7 +47,12 @@ public struct AHAPDecoder: Sendable {
                     source: source)
             ])
         }
-        let bytes = [UInt8](data)
+        return try decode(bytes: [UInt8](data), source: source, baseDirectory: baseDirectory)
+    }
+
+    /// Decodes bytes read from a file or descriptor (see ``decode(_:source:baseDirectory:)``),
+    /// without the copy a `Data` needs.
+    private func decode(bytes: [UInt8], source: String?, baseDirectory: URL?) throws(AHAPError) -> AHAPDocument {
         var report = DiagnosticCollector(mode: mode, source: source, bytes: bytes)
         let parsed = JSONParser.parse(bytes, limits: JSONParser.Limits(limits))
         for issue in parsed.issues {
@@ -78,8 +83,8 @@ public struct AHAPDecoder: Sendable {
     /// than ``AHAPLimits/maxInputBytes`` is refused before it is read.
     public func decode(contentsOf url: URL) throws(AHAPError) -> AHAPDocument {
         let source = url.isFileURL ? url.relativePath : url.absoluteString
-        let data = try AHAPInputReader.read(contentsOf: url, source: source, limit: limits.maxInputBytes)
-        return try decode(data, source: source, baseDirectory: url.deletingLastPathComponent())
+        let bytes = try AHAPInputReader.read(contentsOf: url, source: source, limit: limits.maxInputBytes)
+        return try decode(bytes: bytes, source: source, baseDirectory: url.deletingLastPathComponent())
     }
 
     /// Decodes everything a file descriptor delivers, such as standard input
@@ -91,7 +96,7 @@ public struct AHAPDecoder: Sendable {
     ///   - baseDirectory: the folder sound files are relative to; `nil` (the default) does not
     ///     look for them.
     public func decode(fileDescriptor: Int32, source: String, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
-        let data = try AHAPInputReader.read(fileDescriptor: fileDescriptor, source: source, limit: limits.maxInputBytes)
-        return try decode(data, source: source, baseDirectory: baseDirectory)
+        let bytes = try AHAPInputReader.read(fileDescriptor: fileDescriptor, source: source, limit: limits.maxInputBytes)
+        return try decode(bytes: bytes, source: source, baseDirectory: baseDirectory)
     }
 }

@@ -8,7 +8,7 @@ enum AHAPInputReader {
     private static let chunkSize = 1 << 16
 
     /// The contents of a file.
-    static func read(contentsOf url: URL, source: String, limit: Int) throws(AHAPError) -> Data {
+    static func read(contentsOf url: URL, source: String, limit: Int) throws(AHAPError) -> [UInt8] {
         guard url.isFileURL else {
             throw failure("only local files can be read, not \(url.absoluteString)", source: source)
         }
@@ -27,12 +27,17 @@ enum AHAPInputReader {
                 throw failure("the file is \(status.st_size) bytes, more than the \(describe(limit)) input limit", source: source)
             }
         }
-        return try read(fileDescriptor: descriptor, source: source, limit: limit)
+        // A regular file's size is known: the bytes then come in one allocation of that size.
+        let expected = status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
+        return try read(fileDescriptor: descriptor, source: source, limit: limit, expectedSize: expected)
     }
 
     /// Everything a file descriptor delivers until its end, refusing more than `limit` bytes.
-    static func read(fileDescriptor descriptor: Int32, source: String, limit: Int) throws(AHAPError) -> Data {
-        var data = Data()
+    /// `expectedSize` reserves room for that many bytes first (the size of a regular file).
+    static func read(fileDescriptor descriptor: Int32, source: String, limit: Int, expectedSize: Int = 0) throws(AHAPError) -> [UInt8] {
+        var data: [UInt8] = []
+        // One byte more than expected, so reaching the end needs no reallocation.
+        data.reserveCapacity(min(max(expectedSize, 0), limit) + 1)
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }

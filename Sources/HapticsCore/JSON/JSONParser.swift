@@ -369,7 +369,7 @@ struct JSONParser {
             }
         }
         depth -= 1
-        return JSONValue(content: .array(items), start: start, end: index)
+        return JSONValue(content: .array(Self.exactly(items)), start: start, end: index)
     }
 
     private mutating func parseObject() throws(JSONParseFailure) -> JSONValue {
@@ -439,7 +439,14 @@ struct JSONParser {
             }
         }
         depth -= 1
-        return JSONValue(content: .object(members), start: start, end: index)
+        return JSONValue(content: .object(Self.exactly(members)), start: start, end: index)
+    }
+
+    /// `elements` in storage of exactly their count. A document's containers all live until
+    /// it is read, and growing by appends leaves up to half of each array's storage unused:
+    /// for a long pattern, megabytes.
+    private static func exactly<Element>(_ elements: [Element]) -> [Element] {
+        elements.capacity > elements.count ? elements.withUnsafeBufferPointer { Array($0) } : elements
     }
 
     private func indexOfKey(_ key: String, in members: [JSONMember], positions: [String: Int]?) -> Int? {

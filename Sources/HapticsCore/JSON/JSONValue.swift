@@ -13,10 +13,27 @@ package struct JSONValue: Sendable {
     }
 
     package var content: Content
+    /// The offsets in 32 bits (inputs are limited far below 2 GiB): a long pattern's document
+    /// holds hundreds of thousands of values until it is read, and this saves a fifth of them.
+    private var startOffset: Int32
+    private var endOffset: Int32
+
     /// Byte offset of the value's first byte in the source.
-    package var start: Int
+    package var start: Int {
+        get { Int(startOffset) }
+        set { startOffset = Int32(clamping: newValue) }
+    }
     /// Byte offset just past the value's last byte.
-    package var end: Int
+    package var end: Int {
+        get { Int(endOffset) }
+        set { endOffset = Int32(clamping: newValue) }
+    }
+
+    package init(content: Content, start: Int, end: Int) {
+        self.content = content
+        startOffset = Int32(clamping: start)
+        endOffset = Int32(clamping: end)
+    }
 
     /// What kind of value this is, for "expected …, found …" messages.
     package var kindDescription: String {
@@ -35,9 +52,20 @@ package struct JSONValue: Sendable {
 /// One key of a JSON object, with its value.
 package struct JSONMember: Sendable {
     package var key: String
-    /// Byte offset of the key's opening quote.
-    package var keyStart: Int
     package var value: JSONValue
+    private var keyOffset: Int32
+
+    /// Byte offset of the key's opening quote.
+    package var keyStart: Int {
+        get { Int(keyOffset) }
+        set { keyOffset = Int32(clamping: newValue) }
+    }
+
+    package init(key: String, keyStart: Int, value: JSONValue) {
+        self.key = key
+        self.value = value
+        keyOffset = Int32(clamping: keyStart)
+    }
 }
 
 /// The members of one JSON object, looked up by key.
