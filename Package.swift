@@ -47,13 +47,15 @@ let package = Package(
         .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),
         .plugin(name: "EmbedPatterns", capability: .buildTool(), dependencies: ["embed-patterns"]),
 
-        .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender"], path: "Benchmarks/RenderBenchmark"),
-        .executableTarget(name: "playback-benchmark", dependencies: ["Haptics"], path: "Benchmarks/PlaybackBenchmark"),
+        // What the benchmarks share: running a child, a private PulseAudio server, statistics.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
+        .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender", "BenchmarkSupport"], path: "Benchmarks/RenderBenchmark"),
+        .executableTarget(name: "playback-benchmark", dependencies: ["Haptics", "BenchmarkSupport"], path: "Benchmarks/PlaybackBenchmark"),
         .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
-        .executableTarget(name: "latency-benchmark", dependencies: ["Haptics"], path: "Benchmarks/LatencyBenchmark"),
+        .executableTarget(name: "latency-benchmark", dependencies: ["Haptics", "BenchmarkSupport"], path: "Benchmarks/LatencyBenchmark"),
         // Start-up and peak memory of the CLI against aplay and a Foundation "hello" (issue #15),
         // with the two small programs it measures beside `haptics`.
-        .executableTarget(name: "startup-benchmark", path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "startup-benchmark", dependencies: ["BenchmarkSupport"], path: "Benchmarks/StartupBenchmark"),
         .executableTarget(name: "hello-foundation", path: "Benchmarks/HelloFoundation"),
         .executableTarget(name: "peak-rss", path: "Benchmarks/PeakRSS"),
 

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Synchronization
 
@@ -93,10 +94,4 @@ final class MonitorListener: @unchecked Sendable {
     }
 
     func stop() { recorder.terminate() }
-}
-
-func now() -> Int {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
 }

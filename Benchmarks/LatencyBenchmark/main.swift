@@ -13,6 +13,7 @@
 //
 // Then the CPU time (user + system) of `haptics play` of a long pattern against `aplay` of the
 // same pattern rendered to WAV, with the same buffer and period sizes on the same device.
+import BenchmarkSupport
 import Foundation
 import Haptics
 import Synchronization
@@ -122,10 +123,6 @@ let underruns = (standard: standardOutput.recoveryCount, low: lowOutput.recovery
 standardEngine.stop()
 lowEngine.stop()
 
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
-}
 func summary(_ values: [Double]) -> String {
     String(format: "p50 %.1f ms, p99 %.1f ms, min %.1f ms, max %.1f ms", percentile(values, 0.5), percentile(values, 0.99), values.min()!, values.max()!)
 }

@@ -2,12 +2,13 @@
 //
 //   swift build -c release && .build/release/playback-benchmark
 //
-// 1. start-up: wall time of `haptics play success --device null`, run repeatedly (median);
-// 2. latency: from `player.start()` to the first non-silent frame handed to the device;
-// 3. jitter: scheduled onsets vs where they land on the device clock (the written stream).
+// 1. latency: from `player.start()` to the first non-silent frame handed to the device;
+// 2. jitter: scheduled onsets vs where they land on the device clock (the written stream).
+// (The CLI's start-up is startup-benchmark's.)
 //
 // Latency and jitter use ALSA's `pulse` device on a private PulseAudio null sink when
 // `pulseaudio` is installed (real-time pacing, no sound card needed), else the `null` device.
+import BenchmarkSupport
 import Foundation
 import Haptics
 import Synchronization
@@ -15,94 +16,6 @@ import Synchronization
 let runs = 30
 
 func milliseconds(_ nanoseconds: Int) -> Double { Double(nanoseconds) / 1e6 }
-func now() -> Int {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
-}
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
-}
-
-// MARK: 1. Start-up
-
-let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("haptics").path
-if FileManager.default.isExecutableFile(atPath: tool) {
-    // posix_spawn and waitpid: Foundation's Process adds tens of milliseconds of its own.
-    var times: [Double] = []
-    let arguments = [tool, "play", "success", "--device", "null"]
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    for _ in 0..<runs {
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let start = now()
-        guard posix_spawn(&pid, tool, &actions, nil, &argv, environ) == 0 else { fatalError("cannot run \(tool)") }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        times.append(milliseconds(now() - start))
-        guard status == 0 else { fatalError("haptics exited with status \(status)") }
-    }
-    print(
-        String(
-            format: "start-up, `haptics play success --device null`: median %.1f ms, p90 %.1f ms, min %.1f ms (%d runs)",
-            percentile(times, 0.5), percentile(times, 0.9), times.min()!, runs))
-} else {
-    print("start-up: skipped (\(tool) not built; run `swift build -c release` first)")
-}
-
-// MARK: A private PulseAudio server
-
-final class PulseServer {
-    let process = Process()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-bench-pulse-\(getpid())")
-
-    init?() {
-        guard let path = ["/usr/bin/pulseaudio", "/bin/pulseaudio"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
-        try? FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
-        let socket = directory.appendingPathComponent("native").path
-        setenv("PULSE_RUNTIME_PATH", directory.path, 1)
-        setenv("PULSE_STATE_PATH", directory.appendingPathComponent("state").path, 1)
-        setenv("PULSE_SERVER", "unix:\(socket)", 1)
-        let arguments = [
-            "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-            "--load=module-null-sink sink_name=bench rate=48000 channels=1 format=float32le norewinds=1",
-            "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-        ]
-        // setpriv's parent-death signal: a benchmark that dies leaves no server behind.
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--pdeathsig", "TERM", "--", path] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-        }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, process.isRunning else {
-                stop()
-                return nil
-            }
-            usleep(20_000)
-        }
-        usleep(200_000)
-    }
-
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: directory)
-    }
-}
 
 // MARK: A probe between the engine and the device
 
@@ -150,7 +63,7 @@ final class ProbeOutput: AudioOutput, @unchecked Sendable {
 
 // MARK: 2. Latency and 3. jitter
 
-let server = PulseServer()
+let server = PulseServer(sampleRate: 48_000)
 let device = server == nil ? "null" : "pulse"
 let probe = Mutex<ProbeOutput?>(nil)
 let engine = HapticEngine(configuration: .init(device: device, latency: .milliseconds(20))) { rate, channels, latency throws(AudioOutputError) in

@@ -9,6 +9,7 @@
 // child process (this executable again, with `--child`), so its peak memory (ru_maxrss) is its
 // own and its time is the whole command: start-up, building the pattern, compiling it,
 // rendering, writing, fsync and rename. Ours and sox alternate, and the medians are printed.
+import BenchmarkSupport
 import Foundation
 import HapticsCore
 import HapticsRender
@@ -100,27 +101,13 @@ struct ChildRun {
     var output: String
 }
 
-/// Runs `arguments` (absolute executable first) and waits for it, with its rusage.
+/// Runs `arguments` (absolute executable first) and waits for it, with its wall and CPU time.
 func spawn(_ arguments: [String]) -> ChildRun? {
-    var fileActions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&fileActions)
-    defer { posix_spawn_file_actions_destroy(&fileActions) }
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
-    posix_spawn_file_actions_adddup2(&fileActions, pipeEnds[1], STDOUT_FILENO)
-    posix_spawn_file_actions_addopen(&fileActions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&fileActions, pipeEnds[0])
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    let clock = ContinuousClock()
-    let start = clock.now
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
+    let start = now()
+    let child = Child(arguments, standardOutput: pipeEnds[1])
     close(pipeEnds[1])
-    guard spawned == 0 else {
-        close(pipeEnds[0])
-        return nil
-    }
     // The child's peak memory is sampled every millisecond until its output closes (sox does
     // not report its own); a child of ours also reports its exact figure at the end.
     var output = Data()
@@ -128,7 +115,7 @@ func spawn(_ arguments: [String]) -> ChildRun? {
     var peak = 0.0
     _ = fcntl(pipeEnds[0], F_SETFL, fcntl(pipeEnds[0], F_GETFL) | O_NONBLOCK)
     while true {
-        if let hwm = peakResidentKiB(pid: String(pid)) { peak = max(peak, hwm) }
+        if let hwm = peakResidentKiB(pid: String(child.pid)) { peak = max(peak, hwm) }
         let n = read(pipeEnds[0], &chunk, chunk.count)
         if n > 0 {
             output.append(contentsOf: chunk[..<n])
@@ -140,21 +127,9 @@ func spawn(_ arguments: [String]) -> ChildRun? {
     close(pipeEnds[0])
     let fields = String(decoding: output, as: UTF8.self).split(separator: " ")
     if fields.count >= 5, let own = Double(fields[4].trimmingCharacters(in: .whitespacesAndNewlines)), own > 0 { peak = own }
-    var status: Int32 = 0
-    var usage = rusage()
-    guard wait4(pid, &status, 0, &usage) == pid else { return nil }
-    let wall = seconds(clock.now - start)
+    let (status, cpu) = child.wait()
     guard status == 0 else { return nil }
-    let cpu =
-        Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
-    return ChildRun(wall: wall, cpu: cpu, peakMiB: peak / 1024, output: String(decoding: output, as: UTF8.self))
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return ChildRun(wall: Double(now() - start) / 1e9, cpu: cpu, peakMiB: peak / 1024, output: String(decoding: output, as: UTF8.self))
 }
 
 /// 12,400 or 3.8: thousands grouped, one decimal below 10.
@@ -170,18 +145,10 @@ func grouped(_ value: Double) -> String {
     return ([Substring(digits)] + groups).joined(separator: ",")
 }
 
-func executablePath(named name: String) -> String? {
-    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let candidate = "\(directory)/\(name)"
-        if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
-}
-
 func runParent(runs: Int, minutes: Double, outputPath: String) {
     let me = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
     let seconds = minutes * 60
-    let sox = executablePath(named: "sox")
+    let sox = executable("sox")
     let soxPath = outputPath + ".sox.wav"
     func ours(_ sink: Sink, repetitions: Int = 1) -> ChildRun? {
         spawn([me, "--child", sink.rawValue, String(minutes), outputPath, String(repetitions)])

@@ -15,6 +15,7 @@
 // Wall time from posix_spawn to waitpid, medians over `rounds` runs of each. Every command
 // runs next to its anchor, in an order that alternates from round to round, so that the load
 // of a shared machine drifts over both alike.
+import BenchmarkSupport
 import Foundation
 
 let rounds = 40
@@ -26,38 +27,12 @@ let tool = folder.appendingPathComponent("haptics").path
 let hello = folder.appendingPathComponent("hello-foundation").path
 let peakRSS = folder.appendingPathComponent("peak-rss").path
 
-func now() -> Int {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
 /// Runs a program to its end; its standard output goes to `output` (a file descriptor) or
 /// /dev/null, its standard error to /dev/null. Returns the wall time in milliseconds and
 /// whether it exited with 0.
 func run(_ arguments: [String], output: Int32? = nil) -> (milliseconds: Double, succeeded: Bool) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    if let output {
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    }
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
     let start = now()
-    guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return (0, false) }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let status = Child(arguments, standardOutput: output).wait().status
     return (Double(now() - start) / 1e6, status == 0)
 }
 
@@ -77,11 +52,6 @@ func peakMemory(_ arguments: [String]) -> Double? {
     close(fds[0])
     guard result.succeeded, let kib = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
     return kib / 1024
-}
-
-func which(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
 func ratioText(_ ratio: Double) -> String {
@@ -111,7 +81,7 @@ guard run([tool, "render", "success", "-o", wav, "--format", "s16"]).succeeded,
 else {
     fatalError("haptics could not write the benchmark's inputs")
 }
-let aplay = which("aplay")
+let aplay = executable("aplay")
 if aplay == nil {
     print("startup-benchmark: aplay not found (alsa-utils; scripts/install-dependencies.sh installs it): play rows skipped")
 }

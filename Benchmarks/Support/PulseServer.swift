@@ -3,13 +3,13 @@ import Foundation
 /// A private PulseAudio server with one mono Float32 null sink, its socket in a directory of its
 /// own, so the benchmark never meets a user's server. `PULSE_SERVER` is set for this process and
 /// every program it starts (the ALSA `pulse` device, the CLI, paplay, aplay, parec).
-final class PulseServer {
-    let sinkName = "bench"
-    let sampleRate: Int
+package final class PulseServer {
+    package let sinkName = "bench"
+    package let sampleRate: Int
     private let daemon: Child
     private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-latency-\(getpid())")
 
-    init?(sampleRate: Int) {
+    package init?(sampleRate: Int) {
         guard let pulseaudio = executable("pulseaudio") else { return nil }
         self.sampleRate = sampleRate
         try? FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
@@ -44,7 +44,7 @@ final class PulseServer {
         _ = sched_setscheduler(daemon.pid, SCHED_FIFO, &parameters)
     }
 
-    func stop() {
+    package func stop() {
         daemon.terminate()
         try? FileManager.default.removeItem(at: directory)
     }

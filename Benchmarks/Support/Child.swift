@@ -3,12 +3,12 @@ import Foundation
 /// A program run with `posix_spawn` and reaped with `wait4`, for its exit status and the CPU
 /// time it used. Not Foundation's `Process`: it adds tens of milliseconds of its own before the
 /// child runs, which would be counted as the child's latency.
-struct Child {
-    let pid: pid_t
+package struct Child {
+    package let pid: pid_t
 
     /// Starts `arguments[0]` with the current environment; standard input, output and error go
     /// to /dev/null unless `standardOutput` names a descriptor to pass on as output.
-    init(_ arguments: [String], standardOutput: Int32? = nil) {
+    package init(_ arguments: [String], standardOutput: Int32? = nil) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,7 +30,7 @@ struct Child {
     /// Waits for the child; returns its exit status (128 + signal for a death by signal) and
     /// the user plus system CPU time it used, in seconds.
     @discardableResult
-    func wait() -> (status: Int32, cpuSeconds: Double) {
+    package func wait() -> (status: Int32, cpuSeconds: Double) {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -39,14 +39,14 @@ struct Child {
         return (exitStatus, seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
-    func terminate() {
+    package func terminate() {
         kill(pid, SIGTERM)
         wait()
     }
 }
 
 /// The first executable called `name` on the PATH.
-func executable(_ name: String) -> String? {
+package func executable(_ name: String) -> String? {
     (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         .map { "\($0)/\(name)" }
         .first { FileManager.default.isExecutableFile(atPath: $0) }
