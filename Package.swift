@@ -10,8 +10,7 @@ let package = Package(
         .library(name: "CoreHaptics", targets: ["CoreHaptics"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1")
     ],
     targets: [
         // Layer 1: the pattern model and the AHAP format. No I/O beyond reading files.
@@ -41,7 +40,7 @@ let package = Package(
         .target(name: "CoreHaptics", dependencies: ["Haptics"]),
         .executableTarget(
             name: "haptics",
-            dependencies: ["Haptics", "HapticsFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Haptics", "HapticsFormats"]
         ),
         // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.
         .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),

@@ -51,20 +51,16 @@ build() {
   fi
 }
 binary=.build/release/haptics
-generator=.build/debug/generate-manual
 # HAPTICS_PREBUILT=1 installs what is already built (the test suite does, from inside a
 # running `swift test`, which holds the build folder's lock).
 if [ "${HAPTICS_PREBUILT:-0}" != 1 ]; then
   echo "building (release, Swift runtime linked statically)…" >&2
   build -c release --static-swift-stdlib --product haptics
-  build --product generate-manual
 fi
-for tool in "$binary" "$generator"; do
-  [ -x "$tool" ] || { echo "error: $tool is not built (run without HAPTICS_PREBUILT)" >&2; exit 1; }
-done
+[ -x "$binary" ] || { echo "error: $binary is not built (run without HAPTICS_PREBUILT)" >&2; exit 1; }
 
 mkdir -p "$work/man"
-"$generator" "$binary" --multi-page --section 1 --output-directory "$work/man" >/dev/null
+"$binary" ---manual "$work/man"
 mkdir -p "$work/completions"
 "$binary" --generate-completion-script bash >"$work/completions/haptics.bash"
 "$binary" --generate-completion-script zsh >"$work/completions/_haptics"

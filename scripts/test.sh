@@ -23,8 +23,8 @@ if grep -E '^/.*/(Sources|Tests|Plugins|Benchmarks|Snippets)/.*: (warning|error)
   echo "error: the build has warnings or errors in this package (see above)" >&2
   exit 1
 fi
-# The release binary users copy (Swift runtime linked in) and the man-page generator: the
-# distribution tests read them, and a running `swift test` holds the build folder's lock.
+# The release binary users copy (Swift runtime linked in): the distribution tests read it,
+# and a running `swift test` holds the build folder's lock.
 release_build() {
   if ! swift build "$@" >"$log" 2>&1; then
     tail -n 20 "$log" >&2
@@ -33,7 +33,6 @@ release_build() {
   fi
 }
 release_build -c release --static-swift-stdlib --product haptics
-release_build --product generate-manual
 # Runs `swift test` and, when it fails, repeats every recorded issue at the end: a CI log is
 # often read from its tail, where swift-testing prints only the summary.
 run_tests() {

@@ -1,11 +1,10 @@
-import ArgumentParser
 import FoundationEssentials
 import Haptics
 import HapticsFormats
 
-struct AnalyzeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "analyze",
+struct AnalyzeCommand: Command {
+    static let spec = CommandSpec(
+        name: "analyze",
         abstract: "Turn a sound into a haptic pattern (audio to haptics).",
         discussion: """
             Reads WAV, FLAC, Ogg or MP3 (through libsndfile; any rate, channels mixed to mono) and \
@@ -27,76 +26,90 @@ struct AnalyzeCommand: ParsableCommand {
               haptics analyze song.mp3 -o song.haptic --points-per-second 40
               haptics analyze footsteps.flac -o steps.ahap --onset-k 4 --play
               haptics analyze hit.ogg -o hit.ahap --plot hit.svg
-            """
+            """,
+        arguments: [
+            .positional("sound", help: "The sound: WAV, FLAC, Ogg or MP3."),
+            .option("output", short: "o", valueName: "out", help: "Output file (.ahap, .haptic, …), or - for AHAP on standard output.", required: true),
+            .option("to", choices: HapticFormat.self, valueName: "format", help: "Output format (default: from the extension)."),
+            .option("hop-ms", valueName: "ms", help: "Analysis step (default 5).", takesDashedValue: true),
+            .option("window-ms", valueName: "ms", help: "FFT window, rounded up to a power of two samples (default 20).", takesDashedValue: true),
+            .option("attack-ms", valueName: "ms", help: "Level follower attack (default 5).", takesDashedValue: true),
+            .option("release-ms", valueName: "ms", help: "Level follower release (default 80).", takesDashedValue: true),
+            .option("gate-db", valueName: "dB", help: "Silence below this level relative to the loudest (default -50).", takesDashedValue: true),
+            .option("centroid-low", valueName: "Hz", help: "Spectral centroid for sharpness 0 (default 150).", takesDashedValue: true),
+            .option("centroid-high", valueName: "Hz", help: "Spectral centroid for sharpness 1 (default 6000).", takesDashedValue: true),
+            .option("sharpness-smoothing-ms", valueName: "ms", help: "Sharpness smoothing (default 20).", takesDashedValue: true),
+            .option("onset-k", valueName: "k", help: "Onset threshold: median + k·MAD of the spectral flux (default 6).", takesDashedValue: true),
+            .option("onset-window-ms", valueName: "ms", help: "Span of that median and MAD (default 300).", takesDashedValue: true),
+            .option("onset-floor", valueName: "0…1", help: "Onsets need this fraction of the largest flux (default 0.03).", takesDashedValue: true),
+            .option("min-onset-gap-ms", valueName: "ms", help: "Shortest time between onsets (default 40).", takesDashedValue: true),
+            .option("duck", valueName: "0…1", help: "Lower the continuous part under taps by this much (default 0.5).", takesDashedValue: true),
+            .option("duck-ms", valueName: "ms", help: "How long after each tap (default 50).", takesDashedValue: true),
+            .option("points-per-second", valueName: "n", help: "Curve point budget (default 20; sharpness gets half).", takesDashedValue: true),
+            .flag("no-transients", help: "No taps: the continuous part only."),
+            .flag("no-continuous", help: "Taps only."),
+            .flag("play", help: "Play the result at once (as `haptics play`)."),
+            .option("device", valueName: "name", help: "With --play: the ALSA device (see `haptics devices`)."),
+            .option("profile", valueName: "name|file", help: "With --play or --plot: the actuator profile."),
+            .option("plot", valueName: "file", help: "Also draw the result (as `haptics plot`): .svg, or .png (drawn with librsvg)."),
+            .flag("strict", help: "Fail instead of approximating when the output format cannot hold the pattern."),
+        ]
     )
 
-    @Argument(help: ArgumentHelp("The sound: WAV, FLAC, Ogg or MP3.", valueName: "sound"))
     var sound: String
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.ahap, .haptic, …), or - for AHAP on standard output.", valueName: "out"))
     var output: String
-
-    @Option(help: ArgumentHelp("Output format (default: from the extension).", valueName: "format"))
     var to: HapticFormat?
-
-    @Option(name: .customLong("hop-ms"), parsing: .unconditional, help: ArgumentHelp("Analysis step (default 5).", valueName: "ms"))
-    var hop: Double = 5
-    @Option(
-        name: .customLong("window-ms"), parsing: .unconditional,
-        help: ArgumentHelp("FFT window, rounded up to a power of two samples (default 20).", valueName: "ms"))
-    var window: Double = 20
-    @Option(name: .customLong("attack-ms"), parsing: .unconditional, help: ArgumentHelp("Level follower attack (default 5).", valueName: "ms"))
-    var attack: Double = 5
-    @Option(name: .customLong("release-ms"), parsing: .unconditional, help: ArgumentHelp("Level follower release (default 80).", valueName: "ms"))
-    var release: Double = 80
-    @Option(
-        name: .customLong("gate-db"), parsing: .unconditional,
-        help: ArgumentHelp("Silence below this level relative to the loudest (default -50).", valueName: "dB"))
-    var gate: Double = -50
-    @Option(name: .customLong("centroid-low"), parsing: .unconditional, help: ArgumentHelp("Spectral centroid for sharpness 0 (default 150).", valueName: "Hz"))
-    var centroidLow: Double = 150
-    @Option(
-        name: .customLong("centroid-high"), parsing: .unconditional, help: ArgumentHelp("Spectral centroid for sharpness 1 (default 6000).", valueName: "Hz"))
-    var centroidHigh: Double = 6000
-    @Option(name: .customLong("sharpness-smoothing-ms"), parsing: .unconditional, help: ArgumentHelp("Sharpness smoothing (default 20).", valueName: "ms"))
-    var sharpnessSmoothing: Double = 20
-    @Option(
-        name: .customLong("onset-k"), parsing: .unconditional,
-        help: ArgumentHelp("Onset threshold: median + k·MAD of the spectral flux (default 6).", valueName: "k"))
-    var onsetK: Double = 6
-    @Option(name: .customLong("onset-window-ms"), parsing: .unconditional, help: ArgumentHelp("Span of that median and MAD (default 300).", valueName: "ms"))
-    var onsetWindow: Double = 300
-    @Option(
-        name: .customLong("onset-floor"), parsing: .unconditional,
-        help: ArgumentHelp("Onsets need this fraction of the largest flux (default 0.03).", valueName: "0…1"))
-    var onsetFloor: Double = 0.03
-    @Option(name: .customLong("min-onset-gap-ms"), parsing: .unconditional, help: ArgumentHelp("Shortest time between onsets (default 40).", valueName: "ms"))
-    var minimumOnsetGap: Double = 40
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lower the continuous part under taps by this much (default 0.5).", valueName: "0…1"))
-    var duck: Double = 0.5
-    @Option(name: .customLong("duck-ms"), parsing: .unconditional, help: ArgumentHelp("How long after each tap (default 50).", valueName: "ms"))
-    var duckDuration: Double = 50
-    @Option(
-        name: .customLong("points-per-second"), parsing: .unconditional,
-        help: ArgumentHelp("Curve point budget (default 20; sharpness gets half).", valueName: "n"))
-    var pointsPerSecond: Double = 20
-    @Flag(name: .customLong("no-transients"), help: "No taps: the continuous part only.")
-    var noTransients = false
-    @Flag(name: .customLong("no-continuous"), help: "Taps only.")
-    var noContinuous = false
-
-    @Flag(help: "Play the result at once (as `haptics play`).")
-    var play = false
-    @Option(help: ArgumentHelp("With --play: the ALSA device (see `haptics devices`).", valueName: "name"))
+    var hop: Double
+    var window: Double
+    var attack: Double
+    var release: Double
+    var gate: Double
+    var centroidLow: Double
+    var centroidHigh: Double
+    var sharpnessSmoothing: Double
+    var onsetK: Double
+    var onsetWindow: Double
+    var onsetFloor: Double
+    var minimumOnsetGap: Double
+    var duck: Double
+    var duckDuration: Double
+    var pointsPerSecond: Double
+    var noTransients: Bool
+    var noContinuous: Bool
+    var play: Bool
     var device: String?
-    @Option(help: ArgumentHelp("With --play or --plot: the actuator profile.", valueName: "name|file"))
     var profile: String?
-
-    @Option(help: ArgumentHelp("Also draw the result (as `haptics plot`): .svg, or .png (drawn with librsvg).", valueName: "file"))
     var plot: String?
+    var strict: Bool
 
-    @Flag(help: "Fail instead of approximating when the output format cannot hold the pattern.")
-    var strict = false
+    init(_ arguments: ParsedArguments) throws {
+        sound = arguments.required("sound")
+        output = arguments.required("output")
+        to = try arguments.value("to")
+        hop = try arguments.value("hop-ms") ?? 5
+        window = try arguments.value("window-ms") ?? 20
+        attack = try arguments.value("attack-ms") ?? 5
+        release = try arguments.value("release-ms") ?? 80
+        gate = try arguments.value("gate-db") ?? -50
+        centroidLow = try arguments.value("centroid-low") ?? 150
+        centroidHigh = try arguments.value("centroid-high") ?? 6000
+        sharpnessSmoothing = try arguments.value("sharpness-smoothing-ms") ?? 20
+        onsetK = try arguments.value("onset-k") ?? 6
+        onsetWindow = try arguments.value("onset-window-ms") ?? 300
+        onsetFloor = try arguments.value("onset-floor") ?? 0.03
+        minimumOnsetGap = try arguments.value("min-onset-gap-ms") ?? 40
+        duck = try arguments.value("duck") ?? 0.5
+        duckDuration = try arguments.value("duck-ms") ?? 50
+        pointsPerSecond = try arguments.value("points-per-second") ?? 20
+        noTransients = arguments.flag("no-transients")
+        noContinuous = arguments.flag("no-continuous")
+        play = arguments.flag("play")
+        device = arguments.string("device")
+        profile = arguments.string("profile")
+        plot = arguments.string("plot")
+        strict = arguments.flag("strict")
+        try validate()
+    }
 
     var options: AnalysisOptions {
         var o = AnalysisOptions()
@@ -121,13 +134,13 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let problem = options.problem { throw ValidationError(problem) }
-        if noTransients && noContinuous { throw ValidationError("--no-transients and --no-continuous together leave nothing") }
-        if !play && device != nil { throw ValidationError("--device goes with --play") }
-        if !play && plot == nil && profile != nil { throw ValidationError("--profile goes with --play or --plot") }
-        if play && output == "-" { throw ValidationError("--play needs an output file (-o FILE)") }
+        if let problem = options.problem { throw UsageError(problem) }
+        if noTransients && noContinuous { throw UsageError("--no-transients and --no-continuous together leave nothing") }
+        if !play && device != nil { throw UsageError("--device goes with --play") }
+        if !play && plot == nil && profile != nil { throw UsageError("--profile goes with --play or --plot") }
+        if play && output == "-" { throw UsageError("--play needs an output file (-o FILE)") }
         if let plot, !["svg", "png"].contains(URL(fileURLWithPath: plot).pathExtension.lowercased()) {
-            throw ValidationError("--plot must end in .svg or .png, not '\(plot)'")
+            throw UsageError("--plot must end in .svg or .png, not '\(plot)'")
         }
     }
 

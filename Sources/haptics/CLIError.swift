@@ -1,4 +1,3 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
@@ -27,15 +26,6 @@ struct CLIError: Error {
             invalidInput(error.description)
         }
     }
-}
-
-extension ExitCode {
-    /// The input (a pattern, a profile, a settings file) is invalid.
-    static let invalidInput = ExitCode(1)
-    /// The output device is missing, busy or refused.
-    static let deviceUnavailable = ExitCode(69)
-    /// Stopped by SIGINT or SIGTERM.
-    static let interrupted = ExitCode(130)
 }
 
 /// Writes to standard output without buffering surprises.

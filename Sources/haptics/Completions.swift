@@ -1,25 +1,24 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
 
-/// What the shell completions offer (`haptics --generate-completion-script bash|zsh|fish`):
-/// the shell calls back into `haptics` for these, so they follow the installed presets, the
+/// What the shell completions offer for values that depend on the machine (see ``Completer``):
+/// the shell calls back into `haptics` for them, so they follow the installed presets, the
 /// machine's devices and the files in the folder being typed.
 enum Completions {
     /// Preset names and aliases, then `.ahap`/`.json` files.
-    static let pattern = CompletionKind.custom { _, _, prefix in
+    static let pattern = ArgumentSpec.Completion.custom { prefix in
         let presets = PresetLibrary.all.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix(prefix) }
         return presets.sorted() + files(matching: prefix, extensions: ["ahap", "json"])
     }
 
     /// Built-in profile names, then `.json` profile files.
-    static let profile = CompletionKind.custom { _, _, prefix in
+    static let profile = ArgumentSpec.Completion.custom { prefix in
         ActuatorProfile.builtIn.map(\.name).filter { $0.hasPrefix(prefix) } + files(matching: prefix, extensions: ["json"])
     }
 
     /// ALSA playback devices, as `haptics devices` lists them.
-    static let device = CompletionKind.custom { _, _, prefix in
+    static let device = ArgumentSpec.Completion.custom { prefix in
         var names = ALSADevices.playbackDevices().map(\.name)
         for name in ["default", "null"] where !names.contains(name) { names.append(name) }
         return names.filter { $0.hasPrefix(prefix) }

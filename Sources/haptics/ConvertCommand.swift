@@ -1,13 +1,12 @@
-import ArgumentParser
 import FoundationEssentials
 import Haptics
 import HapticsFormats
 
-extension HapticFormat: ExpressibleByArgument {}
+extension HapticFormat: ChoiceArgument {}
 
-struct ConvertCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "convert",
+struct ConvertCommand: Command {
+    static let spec = CommandSpec(
+        name: "convert",
         abstract: "Convert a pattern between AHAP and other platforms' formats.",
         discussion: """
             Formats come from the file extensions, or from --from and --to:
@@ -35,38 +34,45 @@ struct ConvertCommand: ParsableCommand {
               haptics convert heartbeat.ahap -o heartbeat.js
               haptics convert success -o success.feedbackd.json
               haptics convert --library -o haptics.feedbackd.json
-            """
+            """,
+        arguments: [
+            .positional("in", help: "A preset name, a file (.ahap, .haptic, .android.json), or - for AHAP on standard input.", optional: true),
+            .option("output", short: "o", valueName: "out", help: "Output file, or - for standard output.", required: true),
+            .option("from", choices: HapticFormat.self, valueName: "format", help: "Input format: ahap, haptic, android-json (default: from the extension)."),
+            .option(
+                "to", choices: HapticFormat.self, valueName: "format",
+                help: "Output format (default: from the extension): \(HapticFormat.allCases.map(\.rawValue).joined(separator: ", "))."),
+            .flag("strict", help: "Fail (exit 1, nothing written) instead of approximating; AHAP input is read strictly too."),
+            .flag("library", help: "With a feedbackd output: every preset of the library, as one theme."),
+            .option("name", valueName: "name", help: "Name for generated code and the feedbackd event (default: the input's name)."),
+        ], PresetOptions.arguments
     )
 
-    @Argument(help: ArgumentHelp("A preset name, a file (.ahap, .haptic, .android.json), or - for AHAP on standard input.", valueName: "in"))
     var input: String?
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "out"))
     var output: String
-
-    @Option(help: ArgumentHelp("Input format: ahap, haptic, android-json (default: from the extension).", valueName: "format"))
     var from: HapticFormat?
-
-    @Option(
-        help: ArgumentHelp(
-            "Output format (default: from the extension): \(HapticFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
     var to: HapticFormat?
-
-    @Flag(help: "Fail (exit 1, nothing written) instead of approximating; AHAP input is read strictly too.")
-    var strict = false
-
-    @Flag(help: "With a feedbackd output: every preset of the library, as one theme.")
-    var library = false
-
-    @Option(help: ArgumentHelp("Name for generated code and the feedbackd event (default: the input's name).", valueName: "name"))
+    var strict: Bool
+    var library: Bool
     var name: String?
+    var preset: PresetOptions
 
-    @OptionGroup(title: "Preset options") var preset: PresetOptions
+    init(_ arguments: ParsedArguments) throws {
+        input = arguments.string("in")
+        output = arguments.required("output")
+        from = try arguments.value("from")
+        to = try arguments.value("to")
+        strict = arguments.flag("strict")
+        library = arguments.flag("library")
+        name = arguments.string("name")
+        preset = try PresetOptions(arguments)
+        try validate()
+    }
 
     func validate() throws {
-        if library && input != nil { throw ValidationError("--library converts the preset library; give no input") }
-        if !library && input == nil { throw ValidationError("missing the input (a preset, a file or -)") }
-        if let from, !from.isReadable { throw ValidationError("--from \(from.rawValue): an output format only (readable: ahap, haptic, android-json)") }
+        if library && input != nil { throw UsageError("--library converts the preset library; give no input") }
+        if !library && input == nil { throw UsageError("missing the input (a preset, a file or -)") }
+        if let from, !from.isReadable { throw UsageError("--from \(from.rawValue): an output format only (readable: ahap, haptic, android-json)") }
     }
 
     func run() throws {
@@ -133,11 +139,7 @@ struct ConvertCommand: ParsableCommand {
                 throw CLIError.invalidInput(error.description)
             }
         }
-        var arguments = [input]
-        if let intensity = preset.intensity { arguments += ["--intensity", String(intensity)] }
-        if let weight = preset.weight { arguments += ["--weight", weight.rawValue] }
-        if let flexibility = preset.flexibility { arguments += ["--flexibility", flexibility.rawValue] }
-        let patternInput = try PatternInput.parse(arguments)
+        let patternInput = PatternInput(pattern: input, preset: preset)
         let loaded = try patternInput.load(mode: strict ? .strict : .lenient)
         reportWarnings(loaded.diagnostics)
         return (loaded.pattern, loaded.name)

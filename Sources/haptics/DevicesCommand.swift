@@ -1,10 +1,9 @@
-import ArgumentParser
 import FoundationEssentials
 import Haptics
 
-struct DevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "devices",
+struct DevicesCommand: Command {
+    static let spec = CommandSpec(
+        name: "devices",
         abstract: "List the audio outputs and rumble devices haptics can play to.",
         discussion: """
             Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
@@ -17,11 +16,17 @@ struct DevicesCommand: ParsableCommand {
             Examples:
               haptics devices
               haptics devices --json | jq -r '.audio[].name'
-            """
+            """,
+        arguments: [
+            .flag("json", help: "Print a JSON object {\"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}.")
+        ]
     )
 
-    @Flag(name: .long, help: "Print a JSON object {\"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}.")
-    var json = false
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        json = arguments.flag("json")
+    }
 
     func run() throws {
         let report = DevicesReport(

@@ -1,10 +1,9 @@
-import ArgumentParser
 import FoundationEssentials
 import Haptics
 
-struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
+struct ExportCommand: Command {
+    static let spec = CommandSpec(
+        name: "export",
         abstract: "Write a pattern as canonical AHAP JSON.",
         discussion: """
             Loads PATTERN (a preset, an AHAP file or - for standard input) in lenient mode and \
@@ -23,16 +22,20 @@ struct ExportCommand: ParsableCommand {
               haptics export Boing.ahap > Boing.canonical.ahap
               haptics export success -o success.ahap
               haptics export Boing.ahap | haptics validate --strict -
-            """
+            """,
+        arguments: PatternInput.arguments,
+        [
+            .option("output", short: "o", valueName: "file", help: "Where to write the AHAP file; - (the default) is standard output.")
+        ]
     )
 
-    @OptionGroup var input: PatternInput
+    var input: PatternInput
+    var output: String
 
-    @Option(
-        name: [.short, .customLong("output")],
-        help: ArgumentHelp(
-            "Where to write the AHAP file; - (the default) is standard output.", valueName: "file"))
-    var output = "-"
+    init(_ arguments: ParsedArguments) throws {
+        input = try PatternInput(arguments)
+        output = arguments.string("output") ?? "-"
+    }
 
     func run() throws {
         removeUnfinishedFilesOnSignals()

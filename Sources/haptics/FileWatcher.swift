@@ -1,4 +1,3 @@
-import ArgumentParser
 import Haptics
 import FoundationEssentials
 #if canImport(Glibc)
@@ -8,9 +7,14 @@ import FoundationEssentials
 /// `--watch`: run a command again whenever one of its files changes, for the edit–look–listen
 /// loop of authoring a pattern. Problems are printed each time; a bad edit never ends it.
 /// Ctrl-C ends it.
-struct WatchOptions: ParsableArguments {
-    @Flag(help: "Run again whenever the pattern file changes (stop with Ctrl-C).")
-    var watch = false
+struct WatchOptions {
+    static let arguments: [ArgumentSpec] = [.flag("watch", help: "Run again whenever the pattern file changes (stop with Ctrl-C).")]
+
+    var watch: Bool
+
+    init(_ arguments: ParsedArguments) {
+        watch = arguments.flag("watch")
+    }
 }
 
 /// Waits for files to change through inotify.

@@ -1,12 +1,19 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
 
 @main
-struct HapticsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "haptics",
+enum HapticsCommand {
+    /// The commands, in the order the help lists them.
+    static var commands: [any Command.Type] {
+        [
+            PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self, ShowCommand.self, PlotCommand.self,
+            ListCommand.self, DevicesCommand.self, ConvertCommand.self, AnalyzeCommand.self,
+        ]
+    }
+
+    static let spec = CommandSpec(
+        name: "haptics",
         abstract: "Author, render and play haptic patterns on Linux.",
         discussion: """
             A PATTERN argument is a preset name (success, impact, …; see `haptics list`), a path to \
@@ -15,6 +22,9 @@ struct HapticsCommand: ParsableCommand {
             Exit codes: 0 ok, 1 invalid input, 2 usage error, 69 output device unavailable, \
             130 interrupted, 143 terminated. Errors are one line on standard error.
 
+            Shell completions: `haptics --generate-completion-script bash|zsh|fish` prints the \
+            script to install (scripts/install.sh does).
+
             Examples:
               haptics play success
               haptics render success -o success.wav --stats
@@ -22,34 +32,75 @@ struct HapticsCommand: ParsableCommand {
               haptics show my.ahap
               haptics help play
             """,
-        version: HapticsVersion.current,
-        subcommands: [
-            PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self,
-            ShowCommand.self, PlotCommand.self, ListCommand.self, DevicesCommand.self, ConvertCommand.self,
-            AnalyzeCommand.self,
-        ]
-    )
+        arguments: [],
+        subcommands: commands.map { $0.spec })
 
     /// Runs the command; failures become one line on stderr and the exit code of ``CLIError``.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let special = arguments.first, special.hasPrefix("--") {
+            if handleToolingRequest(special, Array(arguments.dropFirst())) { return }
+        }
         do {
-            var command = try parseAsRoot(OptionalValues.normalize(arguments))
-            try command.run()
+            switch try CommandLineParser(root: spec).parse(OptionalValues.normalize(arguments)) {
+            case .help(let command):
+                writeStandardOutput(HelpText(command: command, parents: command.name == spec.name ? [] : [spec.name]).text)
+            case .version:
+                writeStandardOutput(HapticsVersion.current + "\n")
+            case .run(let parsed):
+                guard let type = commands.first(where: { $0.spec.name == parsed.command.name }) else { return }
+                var command = try type.init(parsed)
+                try command.run()
+            }
+        } catch let error as UsageError {
+            writeStandardError(UsageErrorLine(arguments: arguments, error: error).text)
+            Glibc.exit(ExitCode.validationFailure.rawValue)
         } catch let error as CLIError {
             writeStandardError(error.line)
-            // Usage errors found after parsing (a rate the profile refuses, --device with
-            // --rumble) keep the contract's 2, like those the parser finds.
-            Glibc.exit(error.code == .validationFailure ? 2 : error.code.rawValue)
+            Glibc.exit(error.code.rawValue)
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
         } catch {
-            // ArgumentParser exits with EX_USAGE (64) on usage errors and prints the whole
-            // usage synopsis; the tool's contract is 2 and one line.
-            if exitCode(for: error) == .validationFailure {
-                let line = UsageErrorLine(arguments: arguments, message: message(for: error)).text
-                writeStandardError(line ?? fullMessage(for: error))
-                Glibc.exit(2)
-            }
-            exit(withError: error)
+            writeStandardError("haptics: \(error)")
+            Glibc.exit(1)
         }
+    }
+
+    /// What installers and shells ask for rather than users: completion scripts, the
+    /// completions themselves, the man pages. True when `first` was one of them.
+    private static func handleToolingRequest(_ first: String, _ rest: [String]) -> Bool {
+        switch first {
+        case "--generate-completion-script":
+            guard let name = rest.first, let shell = CompletionScript.Shell(rawValue: name) else {
+                writeStandardError("haptics: --generate-completion-script takes bash, zsh or fish")
+                Glibc.exit(ExitCode.validationFailure.rawValue)
+            }
+            writeStandardOutput(CompletionScript.script(for: shell))
+        case "---complete":
+            // `---complete -- WORDS… CURRENT`
+            let words = Array(rest.drop { $0 == "--" })
+            let candidates = Completer(root: spec).candidates(after: Array(words.dropLast()), current: words.last ?? "")
+            writeStandardOutput(candidates.map { $0 + "\n" }.joined())
+        case "---manual":
+            // `---manual FOLDER`: haptics.1 and a page per command.
+            guard let folder = rest.first else {
+                writeStandardError("haptics: ---manual takes the folder to write the pages into")
+                Glibc.exit(ExitCode.validationFailure.rawValue)
+            }
+            let pages =
+                [ManualPage(command: spec, parents: [], version: HapticsVersion.current)]
+                + spec.subcommands.map { ManualPage(command: $0, parents: [spec.name], version: HapticsVersion.current) }
+            for page in pages {
+                do {
+                    try OutputFile.write(Data(page.text.utf8), to: folder + "/" + page.fileName)
+                } catch {
+                    writeStandardError("haptics: \(error)")
+                    Glibc.exit(1)
+                }
+            }
+        default:
+            return false
+        }
+        return true
     }
 }

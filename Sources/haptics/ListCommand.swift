@@ -1,11 +1,10 @@
-import ArgumentParser
 import FoundationEssentials
 import Haptics
 
 /// `haptics list`: the preset library, one preset a line, or as JSON for scripts.
-struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "list",
+struct ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list",
         abstract: "List the presets, what each means, and the other names each answers to.",
         discussion: """
             Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy or \
@@ -14,11 +13,17 @@ struct ListCommand: ParsableCommand {
             Examples:
               haptics list
               haptics list --json | jq -r '.[].name'
-            """
+            """,
+        arguments: [
+            .flag("json", help: "Print a JSON array of {name, category, meaning, aliases, description, hapticsVersion}.")
+        ]
     )
 
-    @Flag(help: "Print a JSON array of {name, category, meaning, aliases, description, hapticsVersion}.")
-    var json = false
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        json = arguments.flag("json")
+    }
 
     func run() throws {
         if json {

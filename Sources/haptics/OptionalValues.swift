@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// `--loop [N]` and `--rumble [DEVICE]` take an optional value, which swift-argument-parser
-/// cannot express. Before parsing, a bare `--loop` becomes `--loop=0` (forever) and a bare
+/// `--loop [N]` and `--rumble [DEVICE]` take an optional value, where the parser's options
+/// always take one. Before parsing, a bare `--loop` becomes `--loop=0` (forever) and a bare
 /// `--rumble` becomes `--rumble=auto` (the first capable device). A following token counts
 /// as the value only if it unmistakably is one (a count for --loop; a path under /dev/ or an
 /// `eventN` name for --rumble), so `haptics play --rumble success` still reads `success` as

@@ -1,18 +1,25 @@
-import ArgumentParser
 import Haptics
 
 /// `--profile` and `--gain`, shared by render and play.
-struct ProfileOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Actuator profile: wideband, lra, dualsense, shaker, or a JSON file (see README).",
-            valueName: "name|file"), completion: Completions.profile)
-    var profile: String = "wideband"
-
-    // Numbers take the next token even when it starts with a dash, so `--gain -1` reports the
+struct ProfileOptions {
+    // Numbers take the next word even when it starts with a dash, so `--gain -1` reports the
     // range instead of "missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Output gain, 0…4, multiplied with the profile's.", valueName: "0…4"))
-    var gain: Double = 1
+    static let arguments = ArgumentSpec.section(
+        "Output",
+        [
+            .option(
+                "profile", valueName: "name|file", help: "Actuator profile: wideband, lra, dualsense, shaker, or a JSON file (see README).",
+                default: "wideband", completion: Completions.profile),
+            .option("gain", valueName: "0…4", help: "Output gain, 0…4, multiplied with the profile's.", default: "1.0", takesDashedValue: true),
+        ])
+
+    var profile: String
+    var gain: Double
+
+    init(_ arguments: ParsedArguments) throws {
+        profile = arguments.string("profile") ?? "wideband"
+        gain = try arguments.value("gain") ?? 1
+    }
 
     func resolve() throws -> ActuatorProfile {
         guard gain.isFinite, (0...4).contains(gain) else { throw CLIError(message: "--gain must be between 0 and 4", code: .validationFailure) }
@@ -22,7 +29,7 @@ struct ProfileOptions: ParsableArguments {
     }
 }
 
-extension SampleFormat: ExpressibleByArgument {}
+extension SampleFormat: ChoiceArgument {}
 
 /// Prints decoder warnings, and, when audio events are left out (`render` without `--audio`,
 /// `play --haptics-only`, rumble), a note saying so and how to include them.

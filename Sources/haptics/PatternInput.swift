@@ -1,20 +1,29 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
 
 /// The PATTERN argument shared by play, render, export and show, with the preset options.
-struct PatternInput: ParsableArguments {
-    @Argument(
-        help: ArgumentHelp(
-            "A preset name (see `haptics list`), an .ahap/.json file, or - for standard input.",
-            valueName: "pattern"), completion: Completions.pattern)
-    var pattern: String
+struct PatternInput {
+    static let arguments: [ArgumentSpec] =
+        [
+            .positional(
+                "pattern", help: "A preset name (see `haptics list`), an .ahap/.json file, or - for standard input.",
+                completion: Completions.pattern)
+        ] + PresetOptions.arguments
 
-    @OptionGroup(title: "Preset options")
+    var pattern: String
     var preset: PresetOptions
 
-    /// The file `--watch` follows: the pattern's path, or an error for a preset or `-`.
+    init(_ arguments: ParsedArguments) throws {
+        pattern = arguments.required("pattern")
+        preset = try PresetOptions(arguments)
+    }
+
+    init(pattern: String, preset: PresetOptions) {
+        self.pattern = pattern
+        self.preset = preset
+    }
+
     func watchedFile() throws -> String {
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
         guard pattern != "-", looksLikeFile || (PresetLibrary.info(named: pattern) == nil && FileManager.default.fileExists(atPath: pattern)) else {

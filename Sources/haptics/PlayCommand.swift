@@ -1,4 +1,3 @@
-import ArgumentParser
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -8,9 +7,9 @@ import Synchronization
 /// Who writes the interrupted/terminated line: the orderly stop or the exit deadline, once.
 private let exitLineClaimed = Atomic<Bool>(false)
 
-struct PlayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "play",
+struct PlayCommand: Command {
+    static let spec = CommandSpec(
+        name: "play",
         abstract: "Play a pattern in real time.",
         discussion: """
             Plays through ALSA (an actuator, a DualSense, a bass shaker, or headphones to preview). \
@@ -45,27 +44,55 @@ struct PlayCommand: ParsableCommand {
               haptics play - < pattern.ahap
               haptics play success --rumble
               haptics play explosion.ahap --rumble /dev/input/event17
-            """
+            """,
+        arguments: PatternInput.arguments, ProfileOptions.arguments,
+        [
+            .option(
+                "device", valueName: "name", help: "ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.",
+                completion: Completions.device),
+            .option(
+                "latency", choices: OutputLatency.self, valueName: "standard|low",
+                help:
+                    "Output buffer: standard (20 ms, the default) or low (10 ms in periods of at most 2.5 ms; on a busy machine it needs real-time priority: root, CAP_SYS_NICE or an rtprio limit)."
+            ),
+            .option("latency-ms", valueName: "ms", help: "Output buffer length in milliseconds, 2…2000, instead of --latency.", takesDashedValue: true),
+            .option("loop", valueName: "n", help: "Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C)."),
+            .option(
+                "rate", valueName: "r", help: "Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
+                takesDashedValue: true),
+            .flag("haptics-only", help: "Leave audio events out (the engine's playsHapticsOnly)."),
+            .option(
+                "rumble", valueName: "device",
+                help:
+                    "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name)."
+            ),
+        ], WatchOptions.arguments
     )
 
-    @OptionGroup var input: PatternInput
-    @OptionGroup(title: "Output") var profileOptions: ProfileOptions
-
-    @Option(
-        help: ArgumentHelp("ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.", valueName: "name"),
-        completion: Completions.device)
+    var input: PatternInput
+    var profileOptions: ProfileOptions
     var device: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Output buffer: standard (20 ms, the default) or low (10 ms in periods of at most 2.5 ms; on a busy machine it needs real-time priority: root, CAP_SYS_NICE or an rtprio limit).",
-            valueName: "standard|low"))
     var latency: OutputLatency?
-
-    @Option(
-        name: .customLong("latency-ms"), parsing: .unconditional,
-        help: ArgumentHelp("Output buffer length in milliseconds, 2…2000, instead of --latency.", valueName: "ms"))
     var latencyMilliseconds: Int?
+    var loop: Int?
+    var rate: Double
+    var hapticsOnly: Bool
+    var rumble: String?
+    var watching: WatchOptions
+
+    init(_ arguments: ParsedArguments) throws {
+        input = try PatternInput(arguments)
+        profileOptions = try ProfileOptions(arguments)
+        device = arguments.string("device")
+        latency = try arguments.value("latency")
+        latencyMilliseconds = try arguments.value("latency-ms")
+        loop = try arguments.value("loop")
+        rate = try arguments.value("rate") ?? 1
+        hapticsOnly = arguments.flag("haptics-only")
+        rumble = arguments.string("rumble")
+        watching = WatchOptions(arguments)
+        try validate()
+    }
 
     /// The buffer length asked of the device.
     var bufferLength: Duration {
@@ -73,33 +100,14 @@ struct PlayCommand: ParsableCommand {
         return latency == .low ? HapticEngine.Configuration.lowLatency : HapticEngine.Configuration.standardLatency
     }
 
-    @Option(help: ArgumentHelp("Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).", valueName: "n"))
-    var loop: Int?
-
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r")
-    )
-    var rate: Double = 1
-
-    @Flag(name: .customLong("haptics-only"), help: "Leave audio events out (the engine's playsHapticsOnly).")
-    var hapticsOnly = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
-            valueName: "device"))
-    var rumble: String?
-
     func validate() throws {
         if let latencyMilliseconds {
-            guard (2...2000).contains(latencyMilliseconds) else { throw ValidationError("--latency-ms must be between 2 and 2000") }
-            guard latency == nil else { throw ValidationError("--latency and --latency-ms both set the buffer; give one") }
+            guard (2...2000).contains(latencyMilliseconds) else { throw UsageError("--latency-ms must be between 2 and 2000") }
+            guard latency == nil else { throw UsageError("--latency and --latency-ms both set the buffer; give one") }
         }
-        guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
-        if let loop, loop < 0 { throw ValidationError("--loop takes a count of 1 or more (0 or no count: forever)") }
+        guard rate.isFinite, rate > 0, rate <= 100 else { throw UsageError("--rate must be greater than 0 and at most 100") }
+        if let loop, loop < 0 { throw UsageError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
-
-    @OptionGroup var watching: WatchOptions
 
     func run() throws {
         // Before anything opens: a signal during start-up still ends with the fade and the
@@ -264,6 +272,6 @@ struct PlayCommand: ParsableCommand {
 }
 
 /// `--latency`: the engine's buffer presets.
-enum OutputLatency: String, ExpressibleByArgument, CaseIterable {
+enum OutputLatency: String, ChoiceArgument {
     case standard, low
 }

@@ -1,11 +1,10 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
 
-struct PlotCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "plot",
+struct PlotCommand: Command {
+    static let spec = CommandSpec(
+        name: "plot",
         abstract: "Draw a pattern: envelopes, events, parameter curves and the drive signal.",
         discussion: """
             Writes an SVG picture with one time axis and, top to bottom: the intensity envelope \
@@ -23,27 +22,36 @@ struct PlotCommand: ParsableCommand {
               haptics plot success -o success.svg
               haptics plot heartbeat.ahap -o heartbeat.svg --profile lra --width 1600
               haptics plot boing.ahap -o boing.png
-            """
+            """,
+        arguments: PatternInput.arguments, ProfileOptions.arguments,
+        [
+            .option("output", short: "o", valueName: "file", help: "The picture to write: .svg, .png, or - for SVG on standard output.", required: true),
+            .option("width", valueName: "px", help: "Width in pixels, 300…8000.", default: "1000"),
+        ], WatchOptions.arguments
     )
 
-    @OptionGroup var input: PatternInput
-    @OptionGroup(title: "Output") var profileOptions: ProfileOptions
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .svg, .png, or - for SVG on standard output.", valueName: "file"))
+    var input: PatternInput
+    var profileOptions: ProfileOptions
     var output: String
+    var width: Int
+    var watching: WatchOptions
 
-    @Option(help: ArgumentHelp("Width in pixels, 300…8000.", valueName: "px"))
-    var width = 1000
-
-    func validate() throws {
-        guard (300...8000).contains(width) else { throw ValidationError("--width must be between 300 and 8000") }
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        guard output == "-" || ext == "svg" || ext == "png" else {
-            throw ValidationError("-o must end in .svg or .png (or be - for SVG on standard output), not '\(output)'")
-        }
+    init(_ arguments: ParsedArguments) throws {
+        input = try PatternInput(arguments)
+        profileOptions = try ProfileOptions(arguments)
+        output = arguments.required("output")
+        width = try arguments.value("width") ?? 1000
+        watching = WatchOptions(arguments)
+        try validate()
     }
 
-    @OptionGroup var watching: WatchOptions
+    func validate() throws {
+        guard (300...8000).contains(width) else { throw UsageError("--width must be between 300 and 8000") }
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        guard output == "-" || ext == "svg" || ext == "png" else {
+            throw UsageError("-o must end in .svg or .png (or be - for SVG on standard output), not '\(output)'")
+        }
+    }
 
     func run() throws {
         removeUnfinishedFilesOnSignals()

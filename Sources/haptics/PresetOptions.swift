@@ -1,27 +1,39 @@
-import ArgumentParser
 import FoundationEssentials
 import Haptics
 
-extension HapticFeedback.Weight: ExpressibleByArgument {}
-extension HapticFeedback.Flexibility: ExpressibleByArgument {}
+extension HapticFeedback.Weight: ChoiceArgument {}
+extension HapticFeedback.Flexibility: ChoiceArgument {}
 
 /// `--intensity`, `--weight` and `--flexibility`: how a preset is played.
-struct PresetOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Scales a preset's strength, 0…1 (1 plays it as authored).", valueName: "0…1"))
+struct PresetOptions {
+    static let arguments = ArgumentSpec.section(
+        "Preset options",
+        [
+            .option("intensity", valueName: "0…1", help: "Scales a preset's strength, 0…1 (1 plays it as authored).", takesDashedValue: true),
+            .option(
+                "weight", choices: HapticFeedback.Weight.self, valueName: "weight", help: "The impact preset's weight, which sets its strength and roundness."),
+            .option(
+                "flexibility", choices: HapticFeedback.Flexibility.self, valueName: "flexibility",
+                help: "The impact preset's flexibility, which sets its sharpness."),
+        ])
+
     var intensity: Double?
-
-    @Option(help: ArgumentHelp("The impact preset's weight, which sets its strength and roundness.", valueName: "weight"))
     var weight: HapticFeedback.Weight?
-
-    @Option(help: ArgumentHelp("The impact preset's flexibility, which sets its sharpness.", valueName: "flexibility"))
     var flexibility: HapticFeedback.Flexibility?
+
+    init(_ arguments: ParsedArguments) throws {
+        intensity = try arguments.value("intensity")
+        weight = try arguments.value("weight")
+        flexibility = try arguments.value("flexibility")
+        try validate()
+    }
 
     func validate() throws {
         if let intensity, !(intensity >= 0 && intensity <= 1) {
-            throw ValidationError("--intensity must be from 0 to 1, got \(intensity)")
+            throw UsageError("--intensity must be from 0 to 1, got \(intensity)")
         }
         if weight != nil, flexibility != nil {
-            throw ValidationError("--weight and --flexibility are alternatives (as impact(weight:) and impact(flexibility:) are in SwiftUI); give one")
+            throw UsageError("--weight and --flexibility are alternatives (as impact(weight:) and impact(flexibility:) are in SwiftUI); give one")
         }
     }
 

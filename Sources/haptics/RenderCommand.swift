@@ -1,11 +1,10 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
 
-struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "render",
+struct RenderCommand: Command {
+    static let spec = CommandSpec(
+        name: "render",
         abstract: "Render a pattern offline to a WAV file (or the rumble motor timeline).",
         discussion: """
             The WAV holds the drive signal for the chosen actuator profile: what `haptics play \
@@ -44,55 +43,65 @@ struct RenderCommand: ParsableCommand {
               haptics render success --rumble --json -o -
               haptics render heartbeat.ahap -o hb.wav --loop 4 --loop-end 0.8 --rate 1.25
               haptics render success -o success.wav --channels 2 --stats --json
-            """
+            """,
+        arguments: PatternInput.arguments, ProfileOptions.arguments,
+        [
+            .option("output", short: "o", valueName: "file", help: "Output file, or - for standard output.", required: true),
+            .option("sample-rate", valueName: "hz", help: "Sample rate in Hz, 8000…192000 (default: the profile's, 48000).", takesDashedValue: true),
+            .option("format", choices: SampleFormat.self, valueName: "format", help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).", default: .s16),
+            .flag(
+                "stats",
+                help:
+                    "Print duration, the haptic signal's peak and RMS, the clipped-sample count, and with --audio the audio peak (on standard error when -o is -)."
+            ),
+            .flag("audio", help: "Mix audio events in (tones and sound files), as `play` plays them; by default the WAV is the haptic drive signal alone."),
+            .flag("rumble", help: "Write the rumble motor timeline (CSV: time_ms,strong,weak) instead of a WAV."),
+            .flag("json", help: "With --rumble, write a JSON array of {time_ms, strong, weak} instead of CSV."),
+            .option("interval-ms", valueName: "ms", help: "With --rumble, milliseconds between motor updates, 1…1000.", default: "10", takesDashedValue: true),
+            .option(
+                "loop", valueName: "n", help: "Play the pattern N times in a row, as `play --loop N` does (1…10000).", default: "1", takesDashedValue: true),
+            .option("loop-end", valueName: "s", help: "Where each repetition wraps, in pattern seconds (default: the pattern's end).", takesDashedValue: true),
+            .option(
+                "rate", valueName: "r", help: "Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
+                takesDashedValue: true),
+            .option("channels", valueName: "n", help: "Output channels, 1…32: the drive signal on every one (default: the profile's).", takesDashedValue: true),
+        ], WatchOptions.arguments
     )
 
-    @OptionGroup var input: PatternInput
-    @OptionGroup(title: "Output") var profileOptions: ProfileOptions
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or - for standard output.", valueName: "file"))
+    var input: PatternInput
+    var profileOptions: ProfileOptions
     var output: String
-
-    @Option(
-        name: .customLong("sample-rate"), parsing: .unconditional,
-        help: ArgumentHelp("Sample rate in Hz, 8000…192000 (default: the profile's, 48000).", valueName: "hz"))
     var sampleRate: Int?
-
-    @Option(help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).")
-    var format: SampleFormat = .s16
-
-    @Flag(help: "Print duration, the haptic signal's peak and RMS, the clipped-sample count, and with --audio the audio peak (on standard error when -o is -).")
-    var stats = false
-
-    @Flag(help: "Mix audio events in (tones and sound files), as `play` plays them; by default the WAV is the haptic drive signal alone.")
-    var audio = false
-
-    @Flag(help: "Write the rumble motor timeline (CSV: time_ms,strong,weak) instead of a WAV.")
-    var rumble = false
-
-    @Flag(help: "With --rumble, write a JSON array of {time_ms, strong, weak} instead of CSV.")
-    var json = false
-
-    @Option(
-        name: .customLong("interval-ms"), parsing: .unconditional,
-        help: ArgumentHelp("With --rumble, milliseconds between motor updates, 1…1000.", valueName: "ms"))
-    var intervalMilliseconds: Int = 10
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Play the pattern N times in a row, as `play --loop N` does (1…10000).", valueName: "n"))
-    var loop: Int = 1
-
-    @Option(
-        name: .customLong("loop-end"), parsing: .unconditional,
-        help: ArgumentHelp("Where each repetition wraps, in pattern seconds (default: the pattern's end).", valueName: "s"))
-    var loopEnd: Double = 0
-
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp("Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", valueName: "r")
-    )
-    var rate: Double = 1
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Output channels, 1…32: the drive signal on every one (default: the profile's).", valueName: "n"))
+    var format: SampleFormat
+    var stats: Bool
+    var audio: Bool
+    var rumble: Bool
+    var json: Bool
+    var intervalMilliseconds: Int
+    var loop: Int
+    var loopEnd: Double
+    var rate: Double
     var channels: Int?
+    var watching: WatchOptions
+
+    init(_ arguments: ParsedArguments) throws {
+        input = try PatternInput(arguments)
+        profileOptions = try ProfileOptions(arguments)
+        output = arguments.required("output")
+        sampleRate = try arguments.value("sample-rate")
+        format = try arguments.value("format") ?? .s16
+        stats = arguments.flag("stats")
+        audio = arguments.flag("audio")
+        rumble = arguments.flag("rumble")
+        json = arguments.flag("json")
+        intervalMilliseconds = try arguments.value("interval-ms") ?? 10
+        loop = try arguments.value("loop") ?? 1
+        loopEnd = try arguments.value("loop-end") ?? 0
+        rate = try arguments.value("rate") ?? 1
+        channels = try arguments.value("channels")
+        watching = WatchOptions(arguments)
+        try validate()
+    }
 
     /// What `-o` asks for, from its extension.
     enum OutputKind { case wav, rumbleCSV, rumbleJSON, ahap }
@@ -112,7 +121,7 @@ struct RenderCommand: ParsableCommand {
             case "json": return .rumbleJSON
             case "ahap": return .ahap
             default:
-                throw ValidationError(
+                throw UsageError(
                     "-o \(output): unknown output format; use .wav (drive signal), .csv or .json (rumble motor timeline), .ahap (canonical AHAP) or - (WAV on standard output)"
                 )
             }
@@ -123,25 +132,23 @@ struct RenderCommand: ParsableCommand {
         let kind = try outputKind
         let timeline = kind == .rumbleCSV || kind == .rumbleJSON
         if rumble && ["wav", "ahap"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) {
-            throw ValidationError("--rumble writes the motor timeline: use -o FILE.csv or FILE.json")
+            throw UsageError("--rumble writes the motor timeline: use -o FILE.csv or FILE.json")
         }
-        if json && !(timeline || stats) { throw ValidationError("--json goes with --rumble or --stats (a WAV has no JSON form)") }
-        if !timeline && intervalMilliseconds != 10 { throw ValidationError("--interval-ms goes with --rumble") }
-        guard (1...10_000).contains(loop) else { throw ValidationError("--loop must be 1…10000") }
-        guard loopEnd.isFinite, loopEnd >= 0 else { throw ValidationError("--loop-end must be 0 or more seconds") }
-        guard rate.isFinite, rate > 0, rate <= 100 else { throw ValidationError("--rate must be greater than 0 and at most 100") }
-        if let channels, !(1...32).contains(channels) { throw ValidationError("--channels must be 1…32") }
+        if json && !(timeline || stats) { throw UsageError("--json goes with --rumble or --stats (a WAV has no JSON form)") }
+        if !timeline && intervalMilliseconds != 10 { throw UsageError("--interval-ms goes with --rumble") }
+        guard (1...10_000).contains(loop) else { throw UsageError("--loop must be 1…10000") }
+        guard loopEnd.isFinite, loopEnd >= 0 else { throw UsageError("--loop-end must be 0 or more seconds") }
+        guard rate.isFinite, rate > 0, rate <= 100 else { throw UsageError("--rate must be greater than 0 and at most 100") }
+        if let channels, !(1...32).contains(channels) { throw UsageError("--channels must be 1…32") }
         if kind == .ahap && (loop != 1 || loopEnd != 0 || rate != 1 || channels != nil || audio || stats) {
-            throw ValidationError("-o .ahap writes the pattern itself; --loop, --loop-end, --rate, --channels, --audio and --stats go with a .wav")
+            throw UsageError("-o .ahap writes the pattern itself; --loop, --loop-end, --rate, --channels, --audio and --stats go with a .wav")
         }
         if timeline && (loop != 1 || loopEnd != 0 || rate != 1 || channels != nil) {
-            throw ValidationError("--loop, --loop-end, --rate and --channels go with a .wav, not the rumble timeline")
+            throw UsageError("--loop, --loop-end, --rate and --channels go with a .wav, not the rumble timeline")
         }
-        if rumble && audio { throw ValidationError("--audio does not go with --rumble (motors play haptics only)") }
-        guard (1...1000).contains(intervalMilliseconds) else { throw ValidationError("--interval-ms must be 1…1000") }
+        if rumble && audio { throw UsageError("--audio does not go with --rumble (motors play haptics only)") }
+        guard (1...1000).contains(intervalMilliseconds) else { throw UsageError("--interval-ms must be 1…1000") }
     }
-
-    @OptionGroup var watching: WatchOptions
 
     func run() throws {
         removeUnfinishedFilesOnSignals()

@@ -1,11 +1,10 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
 
-struct ShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "show",
+struct ShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show",
         abstract: "Describe a pattern: duration, counts and a readable timeline.",
         discussion: """
             Loads PATTERN (a preset, an AHAP file or - for standard input) in lenient mode and \
@@ -43,13 +42,20 @@ struct ShowCommand: ParsableCommand {
             Examples:
               haptics show Boing.ahap
               haptics show success --json | jq .duration
-            """
+            """,
+        arguments: PatternInput.arguments,
+        [
+            .flag("json", help: "Print one JSON object instead of text.")
+        ]
     )
 
-    @OptionGroup var input: PatternInput
+    var input: PatternInput
+    var json: Bool
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    init(_ arguments: ParsedArguments) throws {
+        input = try PatternInput(arguments)
+        json = arguments.flag("json")
+    }
 
     func run() throws {
         let loaded = try input.load()

@@ -1,11 +1,10 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Haptics
 
-struct ValidateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "validate",
+struct ValidateCommand: Command {
+    static let spec = CommandSpec(
+        name: "validate",
         abstract: "Check AHAP files and report every problem with its location.",
         discussion: """
             Each FILE is checked as Core Haptics would load it. Every problem is printed on one \
@@ -52,19 +51,25 @@ struct ValidateCommand: ParsableCommand {
               haptics validate --strict Patterns/*.ahap
               haptics export impact | haptics validate --strict -
               haptics validate --json *.ahap | jq -r '.[] | select(.valid | not) | .file'
-            """
+            """,
+        arguments: [
+            .positional("file", help: "AHAP files to check; - reads standard input.", repeating: true, completion: .files(extensions: ["ahap", "json"])),
+            .flag("strict", help: "Treat every warning as an error."),
+            .flag("json", help: "Print one JSON report on standard output instead of lines."),
+        ], WatchOptions.arguments
     )
 
-    @Argument(help: ArgumentHelp("AHAP files to check; - reads standard input.", valueName: "file"), completion: .file(extensions: ["ahap", "json"]))
     var files: [String]
+    var strict: Bool
+    var json: Bool
+    var watching: WatchOptions
 
-    @Flag(help: "Treat every warning as an error.")
-    var strict = false
-
-    @Flag(help: "Print one JSON report on standard output instead of lines.")
-    var json = false
-
-    @OptionGroup var watching: WatchOptions
+    init(_ arguments: ParsedArguments) throws {
+        files = arguments.strings("file")
+        strict = arguments.flag("strict")
+        json = arguments.flag("json")
+        watching = WatchOptions(arguments)
+    }
 
     func run() throws {
         guard watching.watch else { return try runOnce() }

@@ -1,0 +1,70 @@
+/// What a command line said to a command: each argument's words, by key.
+struct ParsedArguments {
+    /// The command the words were parsed for.
+    let command: CommandSpec
+    /// Each key's words in the order given (a flag has one empty word per occurrence).
+    private(set) var words: [String: [String]] = [:]
+
+    init(command: CommandSpec) {
+        self.command = command
+    }
+
+    mutating func append(_ word: String, for key: String) {
+        words[key, default: []].append(word)
+    }
+
+    /// Whether the flag was given.
+    func flag(_ key: String) -> Bool {
+        words[checked(key)] != nil
+    }
+
+    /// The option's or positional's word (the last, if given more than once).
+    func string(_ key: String) -> String? {
+        words[checked(key)]?.last
+    }
+
+    /// A required argument's word, which the parser has made sure is there.
+    func required(_ key: String) -> String {
+        guard let word = string(key) else { preconditionFailure("'\(key)' is required, so the parser checks it is given") }
+        return word
+    }
+
+    /// Every word given for the key, in order.
+    func strings(_ key: String) -> [String] {
+        words[checked(key)] ?? []
+    }
+
+    /// The word converted, or nil when not given; a word the type refuses is a usage error
+    /// naming the option.
+    func value<Value: ArgumentValue>(_ key: String, as type: Value.Type = Value.self) throws(UsageError) -> Value? {
+        guard let word = string(key) else { return nil }
+        return try convert(word, key: key)
+    }
+
+    /// Every word given for the key, converted.
+    func values<Value: ArgumentValue>(_ key: String, as type: Value.Type = Value.self) throws(UsageError) -> [Value] {
+        var result: [Value] = []
+        for word in strings(key) { result.append(try convert(word, key: key)) }
+        return result
+    }
+
+    private func convert<Value: ArgumentValue>(_ word: String, key: String) throws(UsageError) -> Value {
+        guard let value = Value(argument: word) else {
+            throw UsageError.invalidValue(word, for: spec(key))
+        }
+        return value
+    }
+
+    private func spec(_ key: String) -> ArgumentSpec {
+        guard let spec = command.arguments.first(where: { $0.key == key }) else {
+            preconditionFailure("'\(command.name)' declares no argument '\(key)'")
+        }
+        return spec
+    }
+
+    /// A key the command does not declare is a programming error, caught by any test of it.
+    private func checked(_ key: String) -> String {
+        _ = spec(key)
+        return key
+    }
+}

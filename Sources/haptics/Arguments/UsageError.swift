@@ -1,0 +1,45 @@
+import Haptics
+
+/// A command line the tool cannot run: printed as one line (see ``UsageErrorLine``), exit 2.
+struct UsageError: Error {
+    /// What is wrong, starting in lower case: `unknown option '--formt'`.
+    var message: String
+    /// The word the user probably meant, when one is near (`heavy` for `hevy`).
+    var suggestion: String?
+
+    init(_ message: String, suggestion: String? = nil) {
+        self.message = message
+        self.suggestion = suggestion
+    }
+
+    static func unknownOption(_ word: String, in command: CommandSpec) -> UsageError {
+        let name = String(word.prefix { $0 != "=" })
+        let names = command.options.flatMap(\.names) + ["--help", "--version"]
+        guard let near = NameSuggestion.best(for: name, among: names.filter { $0.hasPrefix("--") }) else {
+            return UsageError("unknown option '\(name)'")
+        }
+        return UsageError("unknown option '\(name)'. Did you mean '\(near)'?")
+    }
+
+    static func unexpected(_ words: [String]) -> UsageError {
+        let quoted = words.map { "'\($0)'" }.joined(separator: ", ")
+        return UsageError(words.count == 1 ? "unexpected argument \(quoted)" : "\(words.count) unexpected arguments: \(quoted)")
+    }
+
+    static func missing(_ spec: ArgumentSpec) -> UsageError {
+        UsageError("missing expected argument '\(spec.synopsis)'")
+    }
+
+    static func missingValue(_ spec: ArgumentSpec) -> UsageError {
+        UsageError("missing value for '\(spec.synopsis)'")
+    }
+
+    static func invalidValue(_ value: String, for spec: ArgumentSpec) -> UsageError {
+        var message = "the value '\(value)' is invalid for '\(spec.synopsis)'"
+        guard !spec.choices.isEmpty else { return UsageError(message) }
+        let quoted = spec.choices.map { "'\($0)'" }
+        let list = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + (quoted.count == 2 ? " and " : " or ") + quoted.last!
+        message += ". Please provide one of \(list)"
+        return UsageError(message, suggestion: NameSuggestion.best(for: value, among: spec.choices))
+    }
+}
