@@ -25,8 +25,9 @@ let package = Package(
         ),
         // Layer 3: real time — engine, players, scheduler, ALSA and evdev sinks.
         .target(name: "HapticsPlayback", dependencies: ["HapticsRender", "CALSA", "CLinuxInput"]),
-        // libasound, plus a C shim for what Swift cannot call (variadic error handler).
-        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        // libasound, opened on first use rather than linked (library.c), plus a C shim for what
+        // Swift cannot call (variadic error handler).
+        .target(name: "CALSA"),
         // <linux/input.h> ioctls, whose request numbers are function-like macros.
         .target(name: "CLinuxInput"),
         // Other platforms' formats (Meta .haptic, Android, Web, feedbackd) and audio-to-haptics

@@ -3,8 +3,9 @@ import Haptics
 import HapticsFormats
 
 struct AnalyzeCommand: Command {
+    static let name = "analyze"
     static let spec = CommandSpec(
-        name: "analyze",
+        name: name,
         abstract: "Turn a sound into a haptic pattern (audio to haptics).",
         discussion: """
             Reads WAV, FLAC, Ogg or MP3 (through libsndfile; any rate, channels mixed to mono) and \

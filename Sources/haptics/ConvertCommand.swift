@@ -5,8 +5,9 @@ import HapticsFormats
 extension HapticFormat: ChoiceArgument {}
 
 struct ConvertCommand: Command {
+    static let name = "convert"
     static let spec = CommandSpec(
-        name: "convert",
+        name: name,
         abstract: "Convert a pattern between AHAP and other platforms' formats.",
         discussion: """
             Formats come from the file extensions, or from --from and --to:

@@ -2,8 +2,9 @@ import FoundationEssentials
 import Haptics
 
 struct DevicesCommand: Command {
+    static let name = "devices"
     static let spec = CommandSpec(
-        name: "devices",
+        name: name,
         abstract: "List the audio outputs and rumble devices haptics can play to.",
         discussion: """
             Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
@@ -60,7 +61,9 @@ struct DevicesReport: Encodable {
             lines.append("  \(name)  \(Self.summary(of: device))")
         }
         if audio.isEmpty {
-            lines.append("  none (ALSA lists no playback device)")
+            lines.append(
+                ALSADevices.isAvailable
+                    ? "  none (ALSA lists no playback device)" : "  none: alsa-lib is not installed (Debian/Ubuntu: apt-get install libasound2)")
         }
         if soundCards.isEmpty {
             lines.append("  no sound card found: only software devices are available")

@@ -2,8 +2,9 @@ import FoundationEssentials
 import Haptics
 
 struct ExportCommand: Command {
+    static let name = "export"
     static let spec = CommandSpec(
-        name: "export",
+        name: name,
         abstract: "Write a pattern as canonical AHAP JSON.",
         discussion: """
             Loads PATTERN (a preset, an AHAP file or - for standard input) in lenient mode and \

@@ -12,8 +12,9 @@ enum HapticsCommand {
         ]
     }
 
+    static let name = "haptics"
     static let spec = CommandSpec(
-        name: "haptics",
+        name: name,
         abstract: "Author, render and play haptic patterns on Linux.",
         discussion: """
             A PATTERN argument is a preset name (success, impact, …; see `haptics list`), a path to \
@@ -42,13 +43,22 @@ enum HapticsCommand {
             if handleToolingRequest(special, Array(arguments.dropFirst())) { return }
         }
         do {
-            switch try CommandLineParser(root: spec).parse(OptionalValues.normalize(arguments)) {
+            let words = OptionalValues.normalize(arguments)
+            // A command's words need only its own declarations: the others are built for the
+            // tool's help and for errors.
+            let request =
+                if let first = words.first, let command = commands.first(where: { $0.name == first }) {
+                    try CommandLineParser.parse(Array(words.dropFirst()), for: command.spec)
+                } else {
+                    try CommandLineParser(root: spec).parse(words)
+                }
+            switch request {
             case .help(let command):
-                writeStandardOutput(HelpText(command: command, parents: command.name == spec.name ? [] : [spec.name]).text)
+                writeStandardOutput(HelpText(command: command, parents: command.name == name ? [] : [name]).text)
             case .version:
                 writeStandardOutput(HapticsVersion.current + "\n")
             case .run(let parsed):
-                guard let type = commands.first(where: { $0.spec.name == parsed.command.name }) else { return }
+                guard let type = commands.first(where: { $0.name == parsed.command.name }) else { return }
                 var command = try type.init(parsed)
                 try command.run()
             }

@@ -3,8 +3,9 @@ import Haptics
 
 /// `haptics list`: the preset library, one preset a line, or as JSON for scripts.
 struct ListCommand: Command {
+    static let name = "list"
     static let spec = CommandSpec(
-        name: "list",
+        name: name,
         abstract: "List the presets, what each means, and the other names each answers to.",
         discussion: """
             Every preset takes --intensity 0…1; impact also takes --weight light|medium|heavy or \

@@ -8,8 +8,9 @@ import Synchronization
 private let exitLineClaimed = Atomic<Bool>(false)
 
 struct PlayCommand: Command {
+    static let name = "play"
     static let spec = CommandSpec(
-        name: "play",
+        name: name,
         abstract: "Play a pattern in real time.",
         discussion: """
             Plays through ALSA (an actuator, a DualSense, a bass shaker, or headphones to preview). \

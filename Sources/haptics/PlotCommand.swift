@@ -3,8 +3,9 @@ import Glibc
 import Haptics
 
 struct PlotCommand: Command {
+    static let name = "plot"
     static let spec = CommandSpec(
-        name: "plot",
+        name: name,
         abstract: "Draw a pattern: envelopes, events, parameter curves and the drive signal.",
         discussion: """
             Writes an SVG picture with one time axis and, top to bottom: the intensity envelope \

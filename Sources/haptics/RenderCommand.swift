@@ -3,8 +3,9 @@ import Glibc
 import Haptics
 
 struct RenderCommand: Command {
+    static let name = "render"
     static let spec = CommandSpec(
-        name: "render",
+        name: name,
         abstract: "Render a pattern offline to a WAV file (or the rumble motor timeline).",
         discussion: """
             The WAV holds the drive signal for the chosen actuator profile: what `haptics play \

@@ -3,8 +3,9 @@ import Glibc
 import Haptics
 
 struct ShowCommand: Command {
+    static let name = "show"
     static let spec = CommandSpec(
-        name: "show",
+        name: name,
         abstract: "Describe a pattern: duration, counts and a readable timeline.",
         discussion: """
             Loads PATTERN (a preset, an AHAP file or - for standard input) in lenient mode and \

@@ -7,7 +7,7 @@ struct UsageErrorLine {
     var arguments: [String]
     var error: UsageError
 
-    private static var commands: [String] { HapticsCommand.spec.subcommands.map(\.name) }
+    private static var commands: [String] { HapticsCommand.commands.map { $0.name } }
 
     var text: String {
         var line = "haptics: " + error.message

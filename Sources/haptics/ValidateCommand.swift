@@ -3,8 +3,9 @@ import Glibc
 import Haptics
 
 struct ValidateCommand: Command {
+    static let name = "validate"
     static let spec = CommandSpec(
-        name: "validate",
+        name: name,
         abstract: "Check AHAP files and report every problem with its location.",
         discussion: """
             Each FILE is checked as Core Haptics would load it. Every problem is printed on one \

@@ -12,6 +12,10 @@ void haptics_alsa_capture_errors(void);
 /// without a trailing newline; "" when there was none. Valid until the thread's next ALSA call.
 const char *haptics_alsa_last_error(void);
 
+/// Whether libasound could be opened (it is loaded on the first ALSA call, not linked): 1 or 0.
+/// Without it every ALSA function fails with -ENOENT and `snd_strerror` says what to install.
+int haptics_alsa_available(void);
+
 /// Forgets the calling thread's last diagnostic, so the next failure's message is its own.
 void haptics_alsa_clear_last_error(void);
 

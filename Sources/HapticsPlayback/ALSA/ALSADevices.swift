@@ -116,6 +116,10 @@ public struct ALSASoundCard: Sendable, Codable, Equatable {
 
 /// Lists what ALSA can play to.
 public enum ALSADevices {
+    /// Whether alsa-lib is installed (it is opened on first use rather than linked): without
+    /// it there is nothing to list and `play` renders to a file instead.
+    public static var isAvailable: Bool { ALSADiagnostics.isLibraryAvailable }
+
     /// Every PCM that ALSA's name hints offer for playback (hints marked input-only are left
     /// out), in ALSA's order. Each (but `jack`) is opened non-blocking for a moment to read its
     /// ``ALSADevice/latency`` limits, and `hw:` devices their channel, rate and format limits

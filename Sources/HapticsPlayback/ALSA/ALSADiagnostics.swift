@@ -25,6 +25,10 @@ enum ALSADiagnostics {
         return message.isEmpty ? nil : message
     }
 
+    /// Whether alsa-lib is installed: it is opened on the first ALSA call (see CALSA's
+    /// library.c), and without it every call fails with `-ENOENT`.
+    static var isLibraryAvailable: Bool { haptics_alsa_available() != 0 }
+
     /// `snd_strerror` for a negative ALSA result.
     static func describe(_ code: Int32) -> String {
         guard let text = snd_strerror(code) else { return "error \(code)" }

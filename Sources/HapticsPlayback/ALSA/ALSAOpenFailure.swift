@@ -7,6 +7,8 @@ enum ALSAOpenFailure {
     /// One clause: alsa-lib's message followed by the cause, in parentheses.
     static func describe(device: String, code: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let text = ALSADiagnostics.describeWithMessage(code)
+        // "alsa-lib is not installed (…apt-get install libasound2)" says it all.
+        guard ALSADiagnostics.isLibraryAvailable else { return text }
         switch -code {
         case EBUSY:
             return "\(text) (another program is using it: close that program, or play through the sound server with --device pulse)"

@@ -1,6 +1,8 @@
 /// A command of the tool: declared by its ``spec``, made from what the command line said,
 /// then run.
 protocol Command {
+    /// The word that selects it; the tool builds only the selected command's ``spec``.
+    static var name: String { get }
     static var spec: CommandSpec { get }
     /// Reads the arguments; a value out of range or a bad combination is a ``UsageError``.
     init(_ arguments: ParsedArguments) throws
@@ -10,7 +12,7 @@ protocol Command {
 extension Command {
     /// The command made from `words`, as if they followed its name on the command line.
     static func parse(_ words: [String]) throws -> Self {
-        guard case .run(let parsed) = try CommandLineParser(root: HapticsCommand.spec).parse(words, for: spec) else {
+        guard case .run(let parsed) = try CommandLineParser.parse(words, for: spec) else {
             throw UsageError("'\(spec.name)' was asked for its help or version instead of a run")
         }
         return try Self(parsed)

@@ -26,11 +26,11 @@ struct CommandLineParser {
             if first.hasPrefix("-") { throw UsageError.unknownOption(first, in: root) }
             throw UsageError.unexpected(words)
         }
-        return try parse(Array(words.dropFirst()), for: command)
+        return try Self.parse(Array(words.dropFirst()), for: command)
     }
 
-    /// Parses a command's words (after its name).
-    func parse(_ words: [String], for command: CommandSpec) throws(UsageError) -> Request {
+    /// Parses a command's words (after its name): no other command's declarations are needed.
+    static func parse(_ words: [String], for command: CommandSpec) throws(UsageError) -> Request {
         var parsed = ParsedArguments(command: command)
         var loose: [String] = []
         var index = 0
@@ -67,8 +67,8 @@ struct CommandLineParser {
                 preconditionFailure("options are never positional")
             }
         }
-        try assign(loose, to: &parsed)
-        try check(parsed)
+        try Self.assign(loose, to: &parsed)
+        try Self.check(parsed)
         return .run(parsed)
     }
 
@@ -79,7 +79,7 @@ struct CommandLineParser {
     }
 
     /// Hands the loose words to the positionals in order; the last may take all that remain.
-    private func assign(_ loose: [String], to parsed: inout ParsedArguments) throws(UsageError) {
+    private static func assign(_ loose: [String], to parsed: inout ParsedArguments) throws(UsageError) {
         var remaining = loose[...]
         for spec in parsed.command.positionals {
             if spec.isRepeating {
@@ -93,7 +93,7 @@ struct CommandLineParser {
     }
 
     /// Required arguments present, fixed-choice values among their choices.
-    private func check(_ parsed: ParsedArguments) throws(UsageError) {
+    private static func check(_ parsed: ParsedArguments) throws(UsageError) {
         for spec in parsed.command.arguments {
             let words = parsed.words[spec.key] ?? []
             if spec.isRequired && words.isEmpty { throw UsageError.missing(spec) }
