@@ -16,7 +16,9 @@ let package = Package(
         // Layer 1: the pattern model and the AHAP format. No I/O beyond reading files.
         .target(name: "HapticsCore"),
         // Layer 2: synthesis — profiles, voices, mixer, rumble mapping, WAV.
-        .target(name: "HapticsRender", dependencies: ["HapticsCore"]),
+        .target(name: "HapticsRender", dependencies: ["HapticsCore", "CSystem"]),
+        // What Swift's Glibc module does not declare (GNU extensions): a timed semaphore wait.
+        .target(name: "CSystem"),
         // Layer 2': the preset library, embedded from Patterns/ at build time.
         .target(
             name: "HapticsPresets",

@@ -1,3 +1,4 @@
+internal import CSystem
 import Glibc
 
 /// A detached POSIX thread running a closure: what the toolkit needs of Foundation's `Thread`.
@@ -107,6 +108,12 @@ package final class SystemSemaphore: @unchecked Sendable {
     package func wait() {
         // A signal handler's interruption is not a wake-up.
         while sem_wait(semaphore) != 0 && errno == EINTR {}
+    }
+
+    /// Takes one from the count if it becomes positive within `nanoseconds`; false when the
+    /// time ran out (or a signal handler interrupted the wait).
+    package func wait(nanoseconds: Int) -> Bool {
+        haptics_semaphore_wait(semaphore, nanoseconds) == 0
     }
 
     /// Adds one to the count, waking a waiter.

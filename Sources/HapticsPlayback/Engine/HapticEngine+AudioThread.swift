@@ -36,11 +36,10 @@ extension HapticEngine {
             // stop arrives, and after 20 ms at most.
             if !loop.hasActivePlayers {
                 var naps = 0
-                while naps < 20, loop.commands.peek() == nil, !loop.isStopRequested {
+                while naps < 20 {
                     let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
                     guard Double(loop.frame - startFrame) > wall + 0.1 * loop.sampleRate else { break }
-                    var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-                    nanosleep(&pause, nil)
+                    if loop.nap(nanoseconds: 1_000_000) { break }
                     naps += 1
                 }
             }
@@ -51,12 +50,11 @@ extension HapticEngine {
             // once anything plays, the buffer fills again as the device allows.
             if output.isPaced && !loop.hasActivePlayers {
                 var naps = 0
-                while naps < 100, loop.commands.peek() == nil, !loop.isStopRequested {
+                while naps < 100 {
                     let excess = output.queuedFrames() - idleQueue
                     guard excess > 0 else { break }
                     let nanoseconds = min(1_000_000, Int(Double(excess) * 1e9 / loop.sampleRate))
-                    var pause = timespec(tv_sec: 0, tv_nsec: max(50_000, nanoseconds))
-                    nanosleep(&pause, nil)
+                    if loop.nap(nanoseconds: max(50_000, nanoseconds)) { break }
                     naps += 1
                 }
             }

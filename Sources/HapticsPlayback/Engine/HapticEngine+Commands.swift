@@ -36,6 +36,7 @@ extension HapticEngine {
             var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             nanosleep(&pause, nil)
         }
+        loop.endNap()
         takeCommandsWhileStopped(loop)
     }
 

@@ -84,6 +84,10 @@ final class RenderLoop: @unchecked Sendable {
     private var masterStep: Float
     private var stopping = false
     private let stopRequested = Atomic<Bool>(false)
+    /// The audio thread's idle naps: it sets ``isNapping`` and waits on ``napEnd``, which a
+    /// command or a stop posts, so that they take effect at once rather than after the nap.
+    private let isNapping = Atomic<Bool>(false)
+    private let napEnd = SystemSemaphore(value: 0)
     /// The fade-out has reached silence: the thread may stop.
     private(set) var hasFadedOut = false
 
@@ -193,7 +197,32 @@ final class RenderLoop: @unchecked Sendable {
     /// A flag rather than a command: the command queue has one producer at a time (``send``
     /// serialises them), and a stop queued behind a full list of commands for future frames
     /// would wait for them to fall due.
-    func requestFadeOutAndStop() { stopRequested.store(true, ordering: .releasing) }
+    func requestFadeOutAndStop() {
+        stopRequested.store(true, ordering: .releasing)
+        endNap()
+    }
+
+    /// Waits up to `nanoseconds` (audio thread), unless a command or a stop is waiting or
+    /// arrives meanwhile. Returns whether one did.
+    func nap(nanoseconds: Int) -> Bool {
+        isNapping.store(true, ordering: .sequentiallyConsistent)
+        // Checked after announcing the nap: a command pushed before it is seen here, one
+        // pushed after it finds the flag set and posts.
+        if commands.peek() != nil || isStopRequested {
+            if !isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.wait() }
+            return true
+        }
+        let woken = napEnd.wait(nanoseconds: nanoseconds)
+        // Timed out while a waker took the flag: its post is on its way; take it so that the
+        // next nap does not end at once.
+        if !woken && !isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.wait() }
+        return woken
+    }
+
+    /// Ends the audio thread's nap, if it is taking one (any thread, after queueing a command).
+    func endNap() {
+        if isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.signal() }
+    }
 
     /// Whether a stop was asked for and not yet taken (the audio thread's idle naps end on it).
     var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }

@@ -1,0 +1,16 @@
+#define _GNU_SOURCE
+#include "CSystem.h"
+
+#include <time.h>
+
+int haptics_semaphore_wait(sem_t *semaphore, long nanoseconds) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += nanoseconds / 1000000000L;
+    deadline.tv_nsec += nanoseconds % 1000000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    return sem_clockwait(semaphore, CLOCK_MONOTONIC, &deadline);
+}
