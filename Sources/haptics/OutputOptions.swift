@@ -46,7 +46,7 @@ func reportWarnings(_ loaded: LoadedPattern, audioLeftOut: String? = nil) {
 /// reported twice.
 func reportSoundFileProblems(_ problems: [SoundFileError], of loaded: LoadedPattern) {
     for problem in problems {
-        if problem.reason == .missing && loaded.baseDirectory != nil { continue }
+        if problem.reason == .missing && loaded.isFile { continue }
         writeStandardError("\(loaded.name): warning: \(problem.description); its audio events are silent")
     }
 }

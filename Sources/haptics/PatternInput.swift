@@ -26,7 +26,7 @@ struct PatternInput {
 
     func watchedFile() throws -> String {
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
-        guard pattern != "-", looksLikeFile || (PresetLibrary.info(named: pattern) == nil && FileManager.default.fileExists(atPath: pattern)) else {
+        guard pattern != "-", looksLikeFile || (PresetLibrary.info(named: pattern) == nil && Self.exists(pattern)) else {
             throw CLIError(
                 message: "--watch follows a pattern file; '\(pattern)' is \(pattern == "-" ? "standard input" : "a preset")", code: .validationFailure)
         }
@@ -38,27 +38,31 @@ struct PatternInput {
     /// `success` never silently replaces the preset: when both exist the preset plays and a
     /// note says how to pick the file (`./success`). A bare name that is no preset but an
     /// existing file is that file.
+    /// Whether something is at `path` (`stat`, without FileManager's first-use cost).
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
     func load(mode: ValidationMode = .lenient) throws -> LoadedPattern {
         if pattern == "-" {
             // Standard input has no folder, so sound files of AudioCustom events are not looked for.
             do {
                 let document = try AHAPDecoder(mode: mode).decode(fileDescriptor: STDIN_FILENO, source: "-")
-                return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: "-", baseDirectory: nil)
+                return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: "-", isFile: false)
             } catch {
                 throw CLIError.invalidInput(error)
             }
         }
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
         let isPreset = !looksLikeFile && PresetLibrary.info(named: pattern) != nil
-        if isPreset && FileManager.default.fileExists(atPath: pattern) {
+        if isPreset && Self.exists(pattern) {
             writeStandardError("haptics: note: '\(pattern)' is the preset; a file of that name is here too: give ./\(pattern) to use the file")
         }
-        if looksLikeFile || (!isPreset && FileManager.default.fileExists(atPath: pattern)) {
-            let url = URL(fileURLWithPath: pattern)
+        if looksLikeFile || (!isPreset && Self.exists(pattern)) {
             do {
-                let document = try AHAPDecoder(mode: mode).decode(contentsOf: url)
-                return LoadedPattern(
-                    pattern: document.pattern, diagnostics: document.diagnostics, name: pattern, baseDirectory: url.deletingLastPathComponent())
+                let document = try AHAPDecoder(mode: mode).decode(contentsOfFile: pattern)
+                return LoadedPattern(pattern: document.pattern, diagnostics: document.diagnostics, name: pattern, isFile: true)
             } catch {
                 throw CLIError.invalidInput(error)
             }
@@ -69,7 +73,7 @@ struct PatternInput {
             }
             throw CLIError.invalidInput("\(pattern): no such file or preset (see `haptics list`)")
         }
-        return LoadedPattern(pattern: resolved, diagnostics: [], name: pattern, baseDirectory: nil)
+        return LoadedPattern(pattern: resolved, diagnostics: [], name: pattern, isFile: false)
     }
 }
 
@@ -79,8 +83,8 @@ struct LoadedPattern {
     var diagnostics: [AHAPDiagnostic]
     /// The file path, `-`, or the preset name.
     var name: String
-    /// The folder sound files resolve against, when the pattern came from a file.
-    var baseDirectory: URL?
+    /// Whether it came from a file (whose folder sound files resolve against).
+    var isFile: Bool
 }
 
 /// Reads all of standard input, refusing more than the decoder would accept anyway.

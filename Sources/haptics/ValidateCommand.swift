@@ -104,7 +104,7 @@ struct ValidateCommand: Command {
             let document =
                 file == "-"
                 ? try decoder.decode(fileDescriptor: STDIN_FILENO, source: "-")
-                : try decoder.decode(contentsOf: URL(fileURLWithPath: file))
+                : try decoder.decode(contentsOfFile: file)
             return FileReport(file: file, diagnostics: document.diagnostics, errorCount: 0, warningCount: document.warningCount)
         } catch {
             return FileReport(file: file, diagnostics: error.diagnostics, errorCount: error.errorCount, warningCount: error.warningCount)

@@ -47,12 +47,12 @@ public struct AHAPDecoder: Sendable {
                     source: source)
             ])
         }
-        return try decode(bytes: [UInt8](data), source: source, baseDirectory: baseDirectory)
+        return try decode(bytes: [UInt8](data), source: source, baseDirectory: baseDirectory.map(SoundFolder.url))
     }
 
     /// Decodes bytes read from a file or descriptor (see ``decode(_:source:baseDirectory:)``),
     /// without the copy a `Data` needs.
-    private func decode(bytes: [UInt8], source: String?, baseDirectory: URL?) throws(AHAPError) -> AHAPDocument {
+    private func decode(bytes: [UInt8], source: String?, baseDirectory: SoundFolder?) throws(AHAPError) -> AHAPDocument {
         var report = DiagnosticCollector(mode: mode, source: source, bytes: bytes)
         let parsed = JSONParser.parse(bytes, limits: JSONParser.Limits(limits))
         for issue in parsed.issues {
@@ -84,7 +84,18 @@ public struct AHAPDecoder: Sendable {
     public func decode(contentsOf url: URL) throws(AHAPError) -> AHAPDocument {
         let source = url.isFileURL ? url.relativePath : url.absoluteString
         let bytes = try AHAPInputReader.read(contentsOf: url, source: source, limit: limits.maxInputBytes)
-        return try decode(bytes: bytes, source: source, baseDirectory: url.deletingLastPathComponent())
+        return try decode(bytes: bytes, source: source, baseDirectory: .url(url.deletingLastPathComponent()))
+    }
+
+    /// Decodes the AHAP file at a path, as ``decode(contentsOf:)`` does: diagnostics name it as
+    /// given, sound files are looked for next to it. (Paths are accepted as `URL` and as
+    /// `String` wherever the toolkit reads or writes a file.) No `URL` is made unless a sound
+    /// file needs one, which the command-line tool's start-up notices.
+    public func decode(contentsOfFile path: String) throws(AHAPError) -> AHAPDocument {
+        let bytes = try AHAPInputReader.read(path: path, source: path, limit: limits.maxInputBytes)
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        return try decode(bytes: bytes, source: path, baseDirectory: .path(folder))
     }
 
     /// Decodes everything a file descriptor delivers, such as standard input
@@ -97,6 +108,6 @@ public struct AHAPDecoder: Sendable {
     ///     look for them.
     public func decode(fileDescriptor: Int32, source: String, baseDirectory: URL? = nil) throws(AHAPError) -> AHAPDocument {
         let bytes = try AHAPInputReader.read(fileDescriptor: fileDescriptor, source: source, limit: limits.maxInputBytes)
-        return try decode(bytes: bytes, source: source, baseDirectory: baseDirectory)
+        return try decode(bytes: bytes, source: source, baseDirectory: baseDirectory.map(SoundFolder.url))
     }
 }

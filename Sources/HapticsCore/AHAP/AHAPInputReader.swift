@@ -12,7 +12,12 @@ enum AHAPInputReader {
         guard url.isFileURL else {
             throw failure("only local files can be read, not \(url.absoluteString)", source: source)
         }
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        return try read(path: url.path, source: source, limit: limit)
+    }
+
+    /// The contents of the file at `path`.
+    static func read(path: String, source: String, limit: Int) throws(AHAPError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { throw failure("no such file", source: source) }
             throw failure("cannot open the file: \(reason(errno))", source: source)

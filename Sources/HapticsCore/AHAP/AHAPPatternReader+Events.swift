@@ -131,14 +131,15 @@ extension AHAPPatternReader {
             valid = false
             return nil
         }
-        if let baseDirectory {
-            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : baseDirectory.appendingPathComponent(file)
+        let directory = baseDirectory?.url
+        if let directory {
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
             if !FileManager.default.fileExists(atPath: url.path) {
                 report.warning(
                     "sound file '\(JSONText.display(file))' not found (looked for \(JSONText.display(url.path, maxLength: 200))); the event is kept and plays no sound",
                     at: pathLocation, offset: pathValue.start)
             }
         }
-        return HapticEvent.AudioResource(path: file, usesVolumeEnvelope: usesEnvelope, loopEnabled: loops, directory: baseDirectory)
+        return HapticEvent.AudioResource(path: file, usesVolumeEnvelope: usesEnvelope, loopEnabled: loops, directory: directory)
     }
 }
