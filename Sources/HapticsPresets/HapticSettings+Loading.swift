@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import HapticsCore
 
 extension HapticSettings {
@@ -37,13 +38,13 @@ extension HapticSettings {
     /// and its settings are ignored as a whole (half-applied settings would surprise more
     /// than defaults do); the environment's overrides still apply, so `HAPTICS_DISABLED=1`
     /// always silences.
-    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> Loaded {
+    public static func load(environment: [String: String] = environmentVariables) -> Loaded {
         var settings = HapticSettings.standard
         var problems: [HapticSettingsError] = []
         let file = settingsFile(environment: environment)
         if let file {
             do {
-                settings = try load(contentsOf: URL(fileURLWithPath: file.path))
+                settings = try load(contentsOfFile: file.path)
             } catch {
                 let missing = if case .file(let failure) = error, failure.problem == .noSuchFile { true } else { false }
                 if !(missing && !file.isExplicit) { problems.append(error) }
@@ -65,6 +66,17 @@ extension HapticSettings {
             }
         }
         return Loaded(settings: settings, file: file?.path, problems: problems)
+    }
+
+    /// The variables ``load(environment:)`` reads, from the process's environment: looked up
+    /// one by one rather than copying the whole environment into a dictionary, which was a
+    /// noticeable part of `haptics play`'s start-up.
+    @usableFromInline static var environmentVariables: [String: String] {
+        var values: [String: String] = [:]
+        for name in [EnvironmentKey.settingsFile, EnvironmentKey.disabled, EnvironmentKey.intensity, "XDG_CONFIG_HOME", "HOME"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
     }
 
     /// Where the settings file is looked for, and whether the environment named it.
@@ -93,8 +105,16 @@ extension HapticSettings {
     /// Reads a settings file: only a regular file of at most 1 MiB. Errors name the file by
     /// its path.
     public static func load(contentsOf url: URL) throws(HapticSettingsError) -> HapticSettings {
+        try load(contentsOfFile: url.path)
+    }
+
+    /// Reads a settings file at a path (see ``load(contentsOf:)``).
+    public static func load(contentsOfFile path: String) throws(HapticSettingsError) -> HapticSettings {
+        // Messages name the file by its absolute path; the usual files' paths are absolute
+        // already, and only others pay for a URL.
+        let path = path.hasPrefix("/") ? path : URL(fileURLWithPath: path).path
         do throws(JSONFileError) {
-            return try read(JSONFile(contentsOf: url.path, name: url.path, byteLimit: largestFile))
+            return try read(JSONFile(contentsOf: path, name: path, byteLimit: largestFile))
         } catch {
             throw .file(error)
         }

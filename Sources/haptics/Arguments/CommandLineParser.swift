@@ -95,7 +95,7 @@ struct CommandLineParser {
     /// Required arguments present, fixed-choice values among their choices.
     private static func check(_ parsed: ParsedArguments) throws(UsageError) {
         for spec in parsed.command.arguments {
-            let words = parsed.words[spec.key] ?? []
+            let words = parsed.words(spec.key) ?? []
             if spec.isRequired && words.isEmpty { throw UsageError.missing(spec) }
             if !spec.choices.isEmpty, let bad = words.first(where: { !spec.choices.contains($0) }) {
                 throw UsageError.invalidValue(bad, for: spec)

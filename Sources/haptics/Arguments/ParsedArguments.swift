@@ -2,25 +2,34 @@
 struct ParsedArguments {
     /// The command the words were parsed for.
     let command: CommandSpec
-    /// Each key's words in the order given (a flag has one empty word per occurrence).
-    private(set) var words: [String: [String]] = [:]
+    /// The words given, in order, each with its argument's key (a flag has an empty word).
+    /// A list rather than a dictionary: a command has a handful, and a dictionary's first
+    /// use costs start-up more than the lookups ever take.
+    private var given: [(key: String, word: String)] = []
 
     init(command: CommandSpec) {
         self.command = command
     }
 
     mutating func append(_ word: String, for key: String) {
-        words[key, default: []].append(word)
+        given.append((key, word))
+    }
+
+    /// The words given for `key`, in order; nil when none was.
+    func words(_ key: String) -> [String]? {
+        var words: [String] = []
+        for entry in given where entry.key == key { words.append(entry.word) }
+        return words.isEmpty ? nil : words
     }
 
     /// Whether the flag was given.
     func flag(_ key: String) -> Bool {
-        words[checked(key)] != nil
+        words(checked(key)) != nil
     }
 
     /// The option's or positional's word (the last, if given more than once).
     func string(_ key: String) -> String? {
-        words[checked(key)]?.last
+        words(checked(key))?.last
     }
 
     /// A required argument's word, which the parser has made sure is there.
@@ -31,7 +40,7 @@ struct ParsedArguments {
 
     /// Every word given for the key, in order.
     func strings(_ key: String) -> [String] {
-        words[checked(key)] ?? []
+        words(checked(key)) ?? []
     }
 
     /// The word converted, or nil when not given; a word the type refuses is a usage error
