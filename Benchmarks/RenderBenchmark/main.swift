@@ -161,8 +161,16 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     var nosync: [ChildRun] = []
     var memory: [ChildRun] = []
     var soxRuns: [ChildRun] = []
+    // The disk's ceiling: the file just written, copied and fsynced by dd. No render that
+    // makes its file durable can beat it, whatever its synthesis costs.
+    let dd = executable("dd")
+    var copies: [ChildRun] = []
     for _ in 0..<runs {
         if let run = ours(.file) { file.append(run) }
+        if let dd, let run = spawn([dd, "if=\(outputPath)", "of=\(outputPath).dd", "bs=1M", "conv=fsync", "status=none"]) {
+            copies.append(run)
+        }
+        unlink(outputPath + ".dd")
         if let sox, let run = spawn([sox, "-n", "-r", "48000", "-b", "16", soxPath, "synth", String(seconds), "sine", "170"]) {
             soxRuns.append(run)
         }
@@ -195,6 +203,7 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     describe("the same without the fsync", nosync)
     describe("the same into memory, no file", memory)
     describe("sox synth \(Int(seconds)) s sine 170 Hz to a WAV file", soxRuns)
+    describe("dd copying the rendered file with fsync (the disk's ceiling)", copies)
     // However long the signal: the same pattern played three times in a row, once, without
     // the fsync (disk space). Memory grows with a pattern's events (it is held compiled), not
     // with the length of the signal.
@@ -248,6 +257,12 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     print(
         "| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | sox: \(String(format: "%.1f", soxPeak)) MiB | \(String(format: "%.1f", ourPeak / soxPeak))× | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |"
     )
+    if !copies.isEmpty {
+        let ceiling = signal / median(copies.map(\.wall))
+        print(
+            "| the same render against the disk's ceiling for a durable file | \(grouped(ourSpeed))× | dd copying its \(String(format: "%.1f", seconds * 48_000 * 2 / 1e6)) MB with fsync: \(grouped(ceiling))× | \(String(format: "%.2f", ourSpeed / ceiling))× | – | – |"
+        )
+    }
     if !command.isEmpty {
         let peak = median(command.map(\.peakMiB))
         print(
