@@ -7,9 +7,10 @@
 #   libsndfile1-dev     reading WAV/FLAC/Ogg/MP3 for `haptics analyze`
 #   libkissfft-dev      the FFT behind `haptics analyze`
 #   sox                 the render benchmark's anchor (a sine synthesised to a WAV file)
+#   zsh, fish           the shell completion scripts' tests run them (bash is there already)
 # Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox)
+packages=(libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

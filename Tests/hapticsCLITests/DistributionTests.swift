@@ -18,21 +18,6 @@ struct DistributionTests {
         return Self.release
     }
 
-    /// Runs a command and returns its status and standard output.
-    func shell(_ command: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-
     @Test("the release binary links no library of the Swift toolchain, nor alsa-lib or the analysis libraries")
     func noToolchainLibraries() throws {
         let binary = try releaseBinary()
