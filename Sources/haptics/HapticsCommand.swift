@@ -104,8 +104,8 @@ enum HapticsCommand {
                 do {
                     try OutputFile.write(Data(page.text.utf8), to: folder + "/" + page.fileName)
                 } catch {
-                    writeStandardError("haptics: \(error)")
-                    Glibc.exit(1)
+                    writeStandardError(error.line)
+                    Glibc.exit(error.code.rawValue)
                 }
             }
         default:

@@ -137,5 +137,9 @@ struct CompletionTests {
         let requests: Set<Substring> = [".TH", ".SH", ".PP", ".TP", ".B", ".I", ".BR", ".nf", ".fi"]
         let misread = play.split(separator: "\n").filter { $0.hasPrefix(".") && !requests.contains($0.prefix { $0 != " " }) }
         #expect(misread.isEmpty, "text lines a man page reader takes for requests: \(misread)")
+
+        let nowhere = try await HapticsProcess.run(["---manual", folder.path("missing/folder")], timeout: .seconds(30))
+        #expect(nowhere.status == 1)
+        #expect(nowhere.errorLines == ["haptics: \(folder.path("missing/folder/haptics.1")): cannot create the file (No such file or directory)"])
     }
 }
