@@ -43,14 +43,13 @@ enum HapticsCommand {
             if handleToolingRequest(special, Array(arguments.dropFirst())) { return }
         }
         do {
-            let words = OptionalValues.normalize(arguments)
             // A command's words need only its own declarations: the others are built for the
             // tool's help and for errors.
             let request =
-                if let first = words.first, let command = commands.first(where: { $0.name == first }) {
-                    try CommandLineParser.parse(Array(words.dropFirst()), for: command.spec)
+                if let first = arguments.first, let command = commands.first(where: { $0.name == first }) {
+                    try CommandLineParser.parse(Array(arguments.dropFirst()), for: command.spec)
                 } else {
-                    try CommandLineParser(root: spec).parse(words)
+                    try CommandLineParser(root: spec).parse(arguments)
                 }
             switch request {
             case .help(let command):

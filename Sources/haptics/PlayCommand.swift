@@ -57,7 +57,9 @@ struct PlayCommand: Command {
                     "Output buffer: standard (20 ms, the default) or low (10 ms in periods of at most 2.5 ms; on a busy machine it needs real-time priority: root, CAP_SYS_NICE or an rtprio limit)."
             ),
             .option("latency-ms", valueName: "ms", help: "Output buffer length in milliseconds, 2…2000, instead of --latency.", takesDashedValue: true),
-            .option("loop", valueName: "n", help: "Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C)."),
+            .option(
+                "loop", valueName: "n", help: "Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).",
+                optionalValue: OptionalValues.loopCount),
             .option(
                 "rate", valueName: "r", help: "Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
                 takesDashedValue: true),
@@ -65,8 +67,8 @@ struct PlayCommand: Command {
             .option(
                 "rumble", valueName: "device",
                 help:
-                    "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name)."
-            ),
+                    "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
+                optionalValue: OptionalValues.rumbleDevice),
         ], WatchOptions.arguments
     )
 

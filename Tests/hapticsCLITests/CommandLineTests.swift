@@ -40,6 +40,16 @@ struct CommandLineTests {
         #expect(without.errorLines == ["haptics: unknown option '-odd.ahap' (see 'haptics validate --help')"])
     }
 
+    @Test("an option whose value may be left out leaves a word that is not one to the pattern: --rumble success")
+    func optionalValue() async throws {
+        // No rumble device here (or in CI): the run gets as far as looking for one.
+        let result = try await HapticsProcess.run(["play", "--rumble", "success"], timeout: .seconds(30))
+        #expect(result.status == 69, "\(result.errorLines)")
+        #expect(result.errorLines.first?.hasPrefix("haptics: rumble device /dev/input/event*:") == true, "\(result.errorLines)")
+        let help = try await HapticsProcess.run(["play", "--help"], timeout: .seconds(30))
+        #expect(help.output.contains("  --loop [<n>]") && help.output.contains("  --rumble [<device>]"))
+    }
+
     @Test(
         "malformed options are one line each, exit 2",
         arguments: [

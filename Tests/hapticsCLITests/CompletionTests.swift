@@ -41,6 +41,8 @@ struct CompletionTests {
         #expect(try await candidates("render", "success", "--format=f") == ["--format=f32"])
         #expect(try await candidates("play", "impact", "--weight", "h") == ["heavy"])
         #expect(try await candidates("play", "success", "--profile", "l") == ["lra"])
+        // An option whose value may be left out leaves the next word to the pattern.
+        #expect(try await candidates("play", "--rumble", "succ") == ["success"])
         // After an option's value the next word is positional again.
         #expect(try await candidates("render", "--format", "s16", "succ").contains("success"))
     }

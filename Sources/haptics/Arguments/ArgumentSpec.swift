@@ -35,7 +35,16 @@ struct ArgumentSpec: Sendable {
     /// The next word is the value even when it starts with `-`, so `--gain -1` reports the
     /// range rather than a missing value.
     var takesDashedValue = false
+    /// For an option whose value may be left out (`--loop`, `--rumble`): what it means bare.
+    var optionalValue: OptionalValue?
     var completion: Completion = .none
+
+    /// The value of an option given without one, and which next words are its value rather
+    /// than the next argument (`--rumble success` leaves `success` to be the pattern).
+    struct OptionalValue: Sendable {
+        var bare: String
+        var isValue: @Sendable (String) -> Bool
+    }
 
     /// What a shell offers for the value.
     enum Completion: Sendable {
@@ -54,11 +63,13 @@ struct ArgumentSpec: Sendable {
     /// `--name VALUE`.
     static func option(
         _ name: String, short: Character? = nil, valueName: String, help: String, default defaultValue: String? = nil,
-        required: Bool = false, repeating: Bool = false, takesDashedValue: Bool = false, completion: Completion = .none
+        required: Bool = false, repeating: Bool = false, takesDashedValue: Bool = false, optionalValue: OptionalValue? = nil,
+        completion: Completion = .none
     ) -> ArgumentSpec {
         ArgumentSpec(
             kind: .option, key: name, short: short, valueName: valueName, help: help, defaultValue: defaultValue,
-            isRequired: required, isRepeating: repeating, takesDashedValue: takesDashedValue, completion: completion)
+            isRequired: required, isRepeating: repeating, takesDashedValue: takesDashedValue, optionalValue: optionalValue,
+            completion: completion)
     }
 
     /// `--name VALUE` where VALUE is one of an enumeration's cases.
@@ -98,7 +109,7 @@ struct ArgumentSpec: Sendable {
     var synopsis: String {
         switch kind {
         case .flag: "--\(key)"
-        case .option: "--\(key) <\(valueName)>"
+        case .option: optionalValue == nil ? "--\(key) <\(valueName)>" : "--\(key) [<\(valueName)>]"
         case .positional: "<\(valueName)>" + (isRepeating ? " ..." : "")
         }
     }

@@ -57,6 +57,13 @@ struct CommandLineParser {
             case .option:
                 if let attached {
                     parsed.append(attached, for: spec.key)
+                } else if let optional = spec.optionalValue {
+                    if index < words.count, optional.isValue(words[index]) {
+                        parsed.append(words[index], for: spec.key)
+                        index += 1
+                    } else {
+                        parsed.append(optional.bare, for: spec.key)
+                    }
                 } else if index < words.count, spec.takesDashedValue || !words[index].hasPrefix("-") || words[index] == "-" {
                     parsed.append(words[index], for: spec.key)
                     index += 1

@@ -24,7 +24,8 @@ struct Completer {
         }
         // The value of the option just before, unless that word is itself a value.
         let (positionalCount, awaitingValue) = Self.scan(given, in: command)
-        if let spec = awaitingValue {
+        // (An option whose value may be left out leaves the word to what comes next.)
+        if let spec = awaitingValue, spec.optionalValue == nil {
             return values(for: spec, prefix: current)
         }
         if current.hasPrefix("-") {
@@ -43,13 +44,15 @@ struct Completer {
         var count = 0
         var awaiting: ArgumentSpec?
         for word in words {
-            if awaiting != nil {
+            if let spec = awaiting, spec.optionalValue.map({ $0.isValue(word) }) ?? true {
                 awaiting = nil
             } else if word == "-" || !word.hasPrefix("-") {
                 count += 1
             } else if !word.contains("="), let spec = command.option(named: word), spec.kind == .option {
                 awaiting = spec
+                continue
             }
+            awaiting = nil
         }
         return (count, awaiting)
     }

@@ -54,7 +54,8 @@ struct HelpText {
     /// `-o, --output <file>`.
     static func label(of spec: ArgumentSpec) -> String {
         let names = (spec.short.map { "-\($0), " } ?? "") + "--" + spec.key
-        return spec.kind == .flag ? names : "\(names) <\(spec.valueName)>"
+        guard spec.kind != .flag else { return names }
+        return spec.optionalValue == nil ? "\(names) <\(spec.valueName)>" : "\(names) [<\(spec.valueName)>]"
     }
 
     /// The help, then the choices and the default.
