@@ -17,7 +17,8 @@ let package = Package(
         .target(name: "HapticsCore"),
         // Layer 2: synthesis — profiles, voices, mixer, rumble mapping, WAV.
         .target(name: "HapticsRender", dependencies: ["HapticsCore", "CSystem"]),
-        // What Swift's Glibc module does not declare (GNU extensions): a timed semaphore wait.
+        // What Swift cannot call itself: a timed semaphore wait (a GNU extension Glibc does not
+        // declare) and printf's `%.*f` (variadic).
         .target(name: "CSystem"),
         // Layer 2': the preset library, embedded from Patterns/ at build time.
         .target(
@@ -43,7 +44,7 @@ let package = Package(
         .target(name: "CoreHaptics", dependencies: ["Haptics"]),
         .executableTarget(
             name: "haptics",
-            dependencies: ["Haptics", "HapticsFormats"]
+            dependencies: ["Haptics", "HapticsFormats", "CSystem"]
         ),
         // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.
         .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),

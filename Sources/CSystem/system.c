@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CSystem.h"
 
+#include <stdio.h>
 #include <time.h>
 
 int haptics_semaphore_wait(sem_t *semaphore, long nanoseconds) {
@@ -13,4 +14,8 @@ int haptics_semaphore_wait(sem_t *semaphore, long nanoseconds) {
         deadline.tv_nsec -= 1000000000L;
     }
     return sem_clockwait(semaphore, CLOCK_MONOTONIC, &deadline);
+}
+
+int haptics_format_fixed(char *buffer, size_t size, int decimals, double value) {
+    return snprintf(buffer, size, "%.*f", decimals, value);
 }

@@ -13,7 +13,7 @@ public enum PresetLibrary {
 
     /// The preset a name or alias picks, or nil.
     public static func info(named name: String) -> PresetInfo? {
-        catalog.index[PresetName.key(name)].map { catalog.infos[$0] }
+        catalog.position(of: name).map { catalog.infos[$0] }
     }
 
     /// The closest preset name or alias to a name that is not one, for "did you mean …?".
@@ -38,7 +38,7 @@ public enum PresetLibrary {
     /// The preset's AHAP file, as written in `Patterns/`.
     public static func source(named name: String) -> String? {
         guard let info = info(named: name) else { return nil }
-        return catalog.sources[info.name]
+        return catalog.source(of: info.name)
     }
 
     /// Embedded files that did not decode: empty in every tested build (the library's tests
@@ -53,26 +53,51 @@ public enum PresetLibrary {
     /// Names, metadata and sources, available without decoding any pattern.
     private struct Catalog: Sendable {
         var infos: [PresetInfo] = []
-        var index: [String: Int] = [:]
-        var sources: [String: String] = [:]
+        /// `infos[i]`'s file.
+        var sources: [String] = []
+        /// Every name and alias as `PresetName.key` spells it, with its preset's position in
+        /// `infos`. A list searched in order: for a hundred short keys that is as quick as a
+        /// dictionary, and these plain arrays (like the integer ranks below) spare each process
+        /// the generic-metadata lookups dictionaries and tuples cost on first use, a quarter
+        /// of `haptics list`'s own work.
+        var keys: [String] = []
+        var positions: [Int] = []
 
         init(_ embedded: [EmbeddedPattern]) {
-            // Ranks looked up once per preset, not at every comparison of the sort.
-            let order = Dictionary(HapticFeedback.presets.enumerated().map { ($1.presetName, $0) }, uniquingKeysWith: { first, _ in first })
-            let categories = Dictionary(uniqueKeysWithValues: PresetCategory.allCases.enumerated().map { ($1, $0) })
-            let sorted =
-                embedded
-                .map { (key: (categories[$0.category] ?? 0, order[$0.name] ?? order.count, $0.name), pattern: $0) }
-                .sorted { $0.key < $1.key }
-                .map(\.pattern)
-            for pattern in sorted {
+            let order = HapticFeedback.presets.map(\.presetName)
+            let categories = PresetCategory.allCases
+            // Ranks computed once per preset, not at every comparison of the sort.
+            let ranks = embedded.map { pattern in
+                (categories.firstIndex(of: pattern.category) ?? 0) * (order.count + 1) + (order.firstIndex(of: pattern.name) ?? order.count)
+            }
+            let sorted = embedded.indices.sorted { a, b in
+                ranks[a] != ranks[b] ? ranks[a] < ranks[b] : embedded[a].name < embedded[b].name
+            }
+            for i in sorted {
+                let pattern = embedded[i]
                 let position = infos.count
                 infos.append(
                     PresetInfo(
                         name: pattern.name, category: pattern.category, meaning: pattern.meaning, aliases: pattern.aliases, description: pattern.description))
-                sources[pattern.name] = pattern.json
-                for name in [pattern.name] + pattern.aliases { index[PresetName.key(name)] = position }
+                sources.append(pattern.json)
+                keys.append(PresetName.key(pattern.name))
+                positions.append(position)
+                for alias in pattern.aliases {
+                    keys.append(PresetName.key(alias))
+                    positions.append(position)
+                }
             }
+        }
+
+        /// The position in `infos` of the preset a name or alias picks.
+        func position(of name: String) -> Int? {
+            let key = PresetName.key(name)
+            return keys.firstIndex(of: key).map { positions[$0] }
+        }
+
+        /// The file of the preset with this canonical name.
+        func source(of name: String) -> String? {
+            infos.firstIndex { $0.name == name }.map { sources[$0] }
         }
     }
 
@@ -82,7 +107,7 @@ public enum PresetLibrary {
     private static func decoded(_ name: String) -> Result<HapticPattern, AHAPError> {
         if let known = decodedPatterns.withLock({ $0[name] }) { return known }
         let result = Result { () throws(AHAPError) in
-            try AHAPDecoder(mode: .lenient).decode(Data((catalog.sources[name] ?? "").utf8), source: "Patterns/\(name).ahap").pattern
+            try AHAPDecoder(mode: .lenient).decode(Data((catalog.source(of: name) ?? "").utf8), source: "Patterns/\(name).ahap").pattern
         }
         decodedPatterns.withLock { $0[name] = result }
         return result

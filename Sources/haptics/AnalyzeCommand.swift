@@ -160,7 +160,7 @@ struct AnalyzeCommand: Command {
         let result = try AudioAnalyzer(options: options).analyze(audio) { bar.update(0.4 + 0.6 * $0) }
         bar.finish()
         guard !result.layers.transients.isEmpty || result.layers.hasContinuous else {
-            throw CLIError.invalidInput("\(sound): the sound is silent (\(String(cFormat: "%.2f", audio.duration)) s with nothing to feel); no pattern written")
+            throw CLIError.invalidInput("\(sound): the sound is silent (\(audio.duration.fixed(2)) s with nothing to feel); no pattern written")
         }
         let stem = URL(fileURLWithPath: sound).deletingPathExtension().lastPathComponent
         let pattern = result.pattern(

@@ -39,7 +39,7 @@ func writeStandardError(_ line: String) {
 }
 
 /// Straight to the descriptor, whole (short writes and EINTR are retried), without
-/// Foundation's FileHandle (see `String(cFormat:)` for why the tool avoids Foundation proper).
+/// Foundation's FileHandle (see `Double.fixed(_:)` for why the tool avoids Foundation proper).
 func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in

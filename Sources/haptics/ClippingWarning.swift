@@ -8,5 +8,5 @@ func clippingWarning(clippedSamples: Int, of totalSamples: Int) -> String? {
     let total = max(totalSamples, clippedSamples)
     let percent = 100 * Double(clippedSamples) / Double(total)
     return
-        "haptics: warning: the signal clipped: \(clippedSamples) of \(total) samples (\(String(cFormat: "%.2f", percent))%) exceeded ±1 and were cut; lower --gain or the pattern's intensities"
+        "haptics: warning: the signal clipped: \(clippedSamples) of \(total) samples (\(percent.fixed(2))%) exceeded ±1 and were cut; lower --gain or the pattern's intensities"
 }

@@ -62,7 +62,7 @@ struct PatternPlot {
         out.append(##"<rect width="100%" height="100%" fill="white"/>"##)
         out.append(##"<text x="\##(left)" y="22" font-size="15" font-weight="bold">\##(escape(title))</text>"##)
         out.append(
-            ##"<text x="\##(left)" y="38" fill="#555">\##(String(cFormat: "%.3f s", pattern.duration)) · \##(pattern.counts.events) event\##(pattern.counts.events == 1 ? "" : "s") · profile \##(escape(profile.name)) (\##(Int(profile.minFrequency))–\##(Int(profile.maxFrequency)) Hz)</text>"##
+            ##"<text x="\##(left)" y="38" fill="#555">\##(pattern.duration.fixed(3)) s · \##(pattern.counts.events) event\##(pattern.counts.events == 1 ? "" : "s") · profile \##(escape(profile.name)) (\##(Int(profile.minFrequency))–\##(Int(profile.maxFrequency)) Hz)</text>"##
         )
 
         // Envelopes: the strongest sounding event's effective intensity, and its sharpness.
@@ -209,10 +209,10 @@ struct PatternPlot {
 
     static func label(_ t: Double, step: Double) -> String {
         let decimals = max(0, Int(-floor(log10(step))))
-        return String(cFormat: "%.\(decimals)f", t)
+        return t.fixed(decimals)
     }
 
-    private func fmt(_ v: Double) -> String { String(cFormat: "%.1f", v) }
+    private func fmt(_ v: Double) -> String { v.fixed(1) }
 
     private func escape(_ text: String) -> String {
         text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")

@@ -21,7 +21,7 @@ struct PatternTimeline {
         lines.append("")
         lines.append("    time (s)  element         details")
         for row in rows() {
-            let time = String(cFormat: "%10.3f", row.time)
+            let time = row.time.fixed(3).rightAligned(10)
             lines.append("  \(time)  \(row.kind.padded(to: 14))  \(row.details)")
         }
         let audio = counts.audioContinuous + counts.audioCustom
@@ -107,13 +107,13 @@ struct PatternTimeline {
 
     private func curveRow(_ curve: HapticParameterCurve) -> Row {
         let shown = 6
-        var points = curve.controlPoints.prefix(shown).map { "\(String(cFormat: "%.3f", $0.relativeTime))→\(value($0.value))" }
+        var points = curve.controlPoints.prefix(shown).map { "\($0.relativeTime.fixed(3))→\(value($0.value))" }
         if curve.controlPoints.count > shown { points.append("… (\(curve.controlPoints.count - shown) more)") }
         let count = curve.controlPoints.count
         let details = "\(curve.id.rawValue), \(count) point\(count == 1 ? "" : "s") until \(seconds(curve.end)): " + points.joined(separator: ", ")
         return Row(time: curve.relativeTime, kind: "curve", details: details)
     }
 
-    private func seconds(_ time: Double) -> String { String(cFormat: "%.3f s", time) }
-    private func value(_ number: Double) -> String { String(cFormat: "%.2f", number) }
+    private func seconds(_ time: Double) -> String { time.fixed(3) + " s" }
+    private func value(_ number: Double) -> String { number.fixed(2) }
 }

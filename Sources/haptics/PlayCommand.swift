@@ -266,7 +266,7 @@ struct PlayCommand: Command {
         writeStandardOutput(
             """
             Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)
-              \(String(cFormat: "%.3f s, %d Hz, peak %.2f, RMS %.3f", s.duration, s.sampleRate, s.peak, s.rms)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
+              \(s.duration.fixed(3)) s, \(s.sampleRate) Hz, peak \(s.peak.fixed(2)), RMS \(s.rms.fixed(3)), \(loaded.pattern.counts.events) event\(loaded.pattern.counts.events == 1 ? "" : "s")
             \(Sparkline.envelope(of: loaded.pattern, profile: profile))
             Choose a device with --device (see `haptics devices`), or play the file on a machine with an actuator.
 

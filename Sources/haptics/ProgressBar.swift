@@ -65,7 +65,7 @@ final class ProgressBar {
         let bar = String(repeating: "░", count: at) + "█" + String(repeating: "░", count: width - 1 - at)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         shown = 0
-        writeAll("\r\(label) \(bar) \(String(cFormat: "%.1f", seconds)) s", to: STDERR_FILENO)
+        writeAll("\r\(label) \(bar) \(seconds.fixed(1)) s", to: STDERR_FILENO)
     }
 
     /// Erases the bar.

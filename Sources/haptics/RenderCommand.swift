@@ -206,11 +206,11 @@ struct RenderCommand: Command {
         } else if stats {
             let s = renderer.statistics
             // A silent render (muted settings, zero gain) is -inf dBFS, not an invented floor.
-            let level = s.peak > 0 ? String(cFormat: "%.1f", 20 * log10(s.peak)) : "-inf"
+            let level = s.peak > 0 ? (20 * log10(s.peak)).fixed(1) : "-inf"
             let text =
-                String(cFormat: "duration %.3f s, %d frames at %d Hz, peak %.4f (", s.duration, s.frames, s.sampleRate, s.peak)
-                + level + String(cFormat: " dBFS), RMS %.4f, clipped samples %d", s.rms, s.clippedSamples)
-                + (audio ? String(cFormat: ", audio peak %.4f", s.audioPeak) : "")
+                "duration \(s.duration.fixed(3)) s, \(s.frames) frames at \(s.sampleRate) Hz, peak \(s.peak.fixed(4)) ("
+                + level + " dBFS), RMS \(s.rms.fixed(4)), clipped samples \(s.clippedSamples)"
+                + (audio ? ", audio peak \(s.audioPeak.fixed(4))" : "")
             if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
         }
         if let warning = clippingWarning(clippedSamples: renderer.statistics.clippedSamples, of: renderer.statistics.frames) {

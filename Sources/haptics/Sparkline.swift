@@ -19,7 +19,7 @@ enum Sparkline {
             line.append(levels[index])
         }
         let seconds = Double(samples.count) / Double(signal.sampleRate)
-        return "  │\(line)│ 0–\(String(cFormat: "%.2f", seconds)) s"
+        return "  │\(line)│ 0–\(seconds.fixed(2)) s"
     }
 
     /// Three rows on one time axis: intensity and sharpness as block heights, and the events
@@ -50,7 +50,7 @@ enum Sparkline {
         return """
               intensity │\(intensity)│
               sharpness │\(sharpness)│
-              events    │\(events)│ 0–\(String(cFormat: "%.2f", duration)) s
+              events    │\(events)│ 0–\(duration.fixed(2)) s
 
             """
     }

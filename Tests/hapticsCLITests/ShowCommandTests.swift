@@ -29,6 +29,21 @@ struct ShowCommandTests {
         #expect(!result.output.contains("audio event"))
     }
 
+    @Test("numbers are rounded as printf rounds them, and times align right in their column")
+    func numberFormatting() async throws {
+        let folder = try TemporaryFolder()
+        // 0.125 is exactly halfway between 0.12 and 0.13: printf's `%.2f` keeps the even digit.
+        try folder.write(
+            "late.ahap",
+            #"{"Pattern": [{"Event": {"Time": 123.4567, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.125}]}}]}"#
+        )
+        let result = try await HapticsProcess.run(["show", "late.ahap"], in: folder.url)
+        #expect(result.status == 0, "\(result.errorLines)")
+        let line = try #require(result.outputLines.first { $0.contains("transient ") && $0.contains("intensity") })
+        #expect(line.hasPrefix("     123.457  transient"), "\(line)")
+        #expect(line.contains("intensity 0.12,"), "\(line)")
+    }
+
     @Test("on a terminal, show draws intensity, sharpness and the events under the table; piped, it does not")
     func terminalTimeline() async throws {
         let piped = try await HapticsProcess.run(["show", "success"])
