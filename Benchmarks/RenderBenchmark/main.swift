@@ -16,8 +16,9 @@ import HapticsRender
 
 // MARK: Child: one render
 
-/// How a child writes: as `haptics render` does (fsync, then rename), without the fsync, or
-/// into memory only.
+/// How a child writes: as `haptics render` does (fsync, then rename), without the file's fsync
+/// (the rename and the folder's fsync stay, and on ext4 those wait for the data too), or into
+/// memory only.
 enum Sink: String { case file, nosync, memory }
 
 func benchmarkPattern(seconds: Double) -> HapticPattern {
@@ -200,7 +201,7 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
         print(line)
     }
     describe("haptics render to a WAV file (fsync, rename)", file)
-    describe("the same without the fsync", nosync)
+    describe("the same without the file's fsync (rename and folder fsync kept)", nosync)
     describe("the same into memory, no file", memory)
     describe("sox synth \(Int(seconds)) s sine 170 Hz to a WAV file", soxRuns)
     describe("dd copying the rendered file with fsync (the disk's ceiling)", copies)

@@ -22,9 +22,9 @@ extension Array where Element == String {
     /// about 0.05 ms of every command's start-up.
     func joined(separator: String) -> String {
         var text = ""
-        for (index, element) in enumerated() {
+        for index in indices {
             if index > 0 { text += separator }
-            text += element
+            text += self[index]
         }
         return text
     }

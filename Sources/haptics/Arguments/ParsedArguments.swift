@@ -2,23 +2,26 @@
 struct ParsedArguments {
     /// The command the words were parsed for.
     let command: CommandSpec
-    /// The words given, in order, each with its argument's key (a flag has an empty word).
-    /// A list rather than a dictionary: a command has a handful, and a dictionary's first
-    /// use costs start-up more than the lookups ever take.
-    private var given: [(key: String, word: String)] = []
+    /// The words given, in order, and their arguments' keys (a flag has an empty word). Two
+    /// lists of strings rather than a dictionary or a list of pairs: a command has a handful,
+    /// and the first use of either of those generic types costs start-up more than the
+    /// lookups ever take.
+    private var keys: [String] = []
+    private var givenWords: [String] = []
 
     init(command: CommandSpec) {
         self.command = command
     }
 
     mutating func append(_ word: String, for key: String) {
-        given.append((key, word))
+        keys.append(key)
+        givenWords.append(word)
     }
 
     /// The words given for `key`, in order; nil when none was.
     func words(_ key: String) -> [String]? {
         var words: [String] = []
-        for entry in given where entry.key == key { words.append(entry.word) }
+        for index in keys.indices where keys[index] == key { words.append(givenWords[index]) }
         return words.isEmpty ? nil : words
     }
 
