@@ -27,10 +27,13 @@ let package = Package(
             plugins: ["EmbedPatterns"]
         ),
         // Layer 3: real time — engine, players, scheduler, ALSA and evdev sinks.
-        .target(name: "HapticsPlayback", dependencies: ["HapticsRender", "CALSA", "CLinuxInput"]),
+        .target(name: "HapticsPlayback", dependencies: ["HapticsRender", "CALSA", "CPulse", "CLinuxInput"]),
         // libasound, opened on first use rather than linked (library.c), plus a C shim for what
         // Swift cannot call (variadic error handler).
         .target(name: "CALSA"),
+        // A PulseAudio playback stream through libpulse (opened on first use, not linked), for
+        // `--device pulse`: ALSA's pulse plugin cost more CPU and start-up than the stream.
+        .target(name: "CPulse"),
         // <linux/input.h> ioctls, whose request numbers are function-like macros.
         .target(name: "CLinuxInput"),
         // Other platforms' formats (Meta .haptic, Android, Web, feedbackd) and audio-to-haptics

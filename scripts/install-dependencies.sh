@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages haptics needs, if any is missing:
 #   libasound2-dev      ALSA headers and library (audio output)
-#   libasound2-plugins  ALSA's `pulse` device (real-time tests, desktop playback)
+#   libpulse-dev        PulseAudio's headers (`--device pulse` opens libpulse itself)
+#   libasound2-plugins  ALSA's `pulse` device (real-time tests, desktop playback without libpulse)
 #   pulseaudio, pulseaudio-utils  a null-sink sound server for tests without a sound card
 #   alsa-utils          aplay/speaker-test, handy for checking a device by hand
 #   libsndfile1-dev     reading WAV/FLAC/Ogg/MP3 for `haptics analyze`
@@ -10,7 +11,7 @@
 #   zsh, fish           the shell completion scripts' tests run them (bash is there already)
 # Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish)
+packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -61,21 +61,26 @@ let long = try write(HapticPattern(events: [.continuous(at: 0, duration: longPla
 
 // MARK: Engines
 
-/// An engine on the `pulse` device, and the output it opened (for its negotiated sizes).
-func openEngine(latency: Duration) throws -> (HapticEngine, ALSAOutput) {
-    let opened = Mutex<ALSAOutput?>(nil)
+/// An engine on the `pulse` device, and the output it opened (for its negotiated sizes): the
+/// output the engine itself opens for that name (libpulse, see `AudioDevice`).
+func openEngine(latency: Duration) throws -> (HapticEngine, any AudioOutput) {
+    let opened = Mutex<(any AudioOutput)?>(nil)
     let engine = HapticEngine(configuration: .init(device: "pulse", latency: latency)) { rate, channels, latency throws(AudioOutputError) in
-        let output = try ALSAOutput(device: "pulse", sampleRate: rate, channelCount: channels, latency: latency)
+        let output = try AudioDevice.open("pulse", sampleRate: rate, channelCount: channels, latency: latency)
         opened.withLock { $0 = output }
         return output
     }
     try engine.start()
     return (engine, opened.withLock { $0! })
 }
-func describe(_ output: ALSAOutput) -> String {
+func describe(_ output: any AudioOutput) -> String {
     String(
-        format: "period %d frames (%.2f ms), buffer %d frames (%.2f ms)",
+        format: "%@, period %d frames (%.2f ms), buffer %d frames (%.2f ms)", output is PulseOutput ? "libpulse" : "ALSA's pulse plugin",
         output.periodFrames, Double(output.periodFrames) * 1000 / Double(rate), output.bufferFrames, Double(output.bufferFrames) * 1000 / Double(rate))
+}
+/// Times the output's buffer ran dry (and the output recovered) since it opened.
+func underruns(_ output: any AudioOutput) -> Int {
+    (output as? PulseOutput)?.underflowCount ?? (output as? ALSAOutput)?.recoveryCount ?? 0
 }
 let (standardEngine, standardOutput) = try openEngine(latency: .milliseconds(20))
 let (lowEngine, lowOutput) = try openEngine(latency: HapticEngine.Configuration.lowLatency)
@@ -120,7 +125,7 @@ for _ in 0..<plays {
     record(spawn([tool, "play", clickFiles.ahap, "--device", "pulse"]), into: &cli)
     record(spawn([paplay, clickFiles.wav]), into: &anchor)
 }
-let underruns = (standard: standardOutput.recoveryCount, low: lowOutput.recoveryCount)
+let underrunCounts = (standard: underruns(standardOutput), low: underruns(lowOutput))
 standardEngine.stop()
 lowEngine.stop()
 
@@ -133,7 +138,7 @@ print("  library, low latency:      \(summary(libraryLow))")
 print("  haptics play (CLI):        \(summary(cli))")
 print("  paplay:                    \(summary(anchor))")
 print(
-    "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underruns.standard), low latency \(underruns.low)"
+    "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underrunCounts.standard), low latency \(underrunCounts.low)"
 )
 
 /// A contract row comparing p50s (p99s shown alongside), goal ≤ 1×.

@@ -8,7 +8,8 @@ import HapticsRender
 ///
 /// The order is:
 /// 1. the `HAPTICS_DEVICE` environment variable: any ALSA name, such as
-///    `plughw:CARD=Device,DEV=0`, `null`, or ALSA's file plugin `file:'/tmp/x.wav',wav`;
+///    `plughw:CARD=Device,DEV=0`, `null`, or ALSA's file plugin `file:'/tmp/x.wav',wav`, or
+///    `pulse` for the PulseAudio/PipeWire server (see `AudioDevice`);
 /// 2. the user's settings (``HapticSettings/device``, ``HapticSettings/profile``; see
 ///    ``HapticSettings/load(environment:)`` for where they are read from);
 /// 3. ALSA's `default` device.

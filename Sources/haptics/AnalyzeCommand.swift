@@ -50,7 +50,7 @@ struct AnalyzeCommand: Command {
             .flag("no-transients", help: "No taps: the continuous part only."),
             .flag("no-continuous", help: "Taps only."),
             .flag("play", help: "Play the result at once (as `haptics play`)."),
-            .option("device", valueName: "name", help: "With --play: the ALSA device (see `haptics devices`)."),
+            .option("device", valueName: "name", help: "With --play: the playback device, as for `haptics play --device`."),
             .option("profile", valueName: "name|file", help: "With --play or --plot: the actuator profile."),
             .option("plot", valueName: "file", help: "Also draw the result (as `haptics plot`): .svg, or .png (drawn with librsvg)."),
             .flag("strict", help: "Fail instead of approximating when the output format cannot hold the pattern."),

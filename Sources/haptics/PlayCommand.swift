@@ -49,7 +49,9 @@ struct PlayCommand: Command {
         arguments: PatternInput.arguments, ProfileOptions.arguments,
         [
             .option(
-                "device", valueName: "name", help: "ALSA playback device (see `haptics devices`): default, hw:…, plughw:…, pulse, null, file:'out.wav',wav.",
+                "device", valueName: "name",
+                help:
+                    "Playback device (see `haptics devices`): an ALSA name (default, hw:…, plughw:…, null, file:'out.wav',wav), or pulse for the PulseAudio/PipeWire server through libpulse.",
                 completion: Completions.device),
             .option(
                 "latency", choices: OutputLatency.self, valueName: "standard|low",

@@ -57,7 +57,7 @@ enum PublicSymbols {
             "-minimum-access-level", "public", "-skip-synthesized-members",
         ]
         // The C shims' module maps, which modules that import them need to load.
-        for shim in ["CALSA", "CLinuxInput", "CSystem"] {
+        for shim in ["CALSA", "CLinuxInput", "CPulse", "CSystem"] {
             arguments += ["-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("\(shim).build/module.modulemap").path]
         }
         for library in ["CSndFile", "CKissFFT"] {

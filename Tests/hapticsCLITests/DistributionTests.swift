@@ -18,7 +18,7 @@ struct DistributionTests {
         return Self.release
     }
 
-    @Test("the release binary links no library of the Swift toolchain, nor alsa-lib or the analysis libraries")
+    @Test("the release binary links no library of the Swift toolchain, nor alsa-lib, libpulse or the analysis libraries")
     func noToolchainLibraries() throws {
         let binary = try releaseBinary()
         let ldd = try shell("ldd '\(binary.path)'")
@@ -26,9 +26,12 @@ struct DistributionTests {
         let libraries = ldd.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let swift = libraries.filter { $0.contains("libswift") || $0.contains("libFoundation") || $0.contains("libdispatch") || $0.contains("/swift/") }
         #expect(swift.isEmpty, "toolchain libraries: \(swift)")
-        // Loaded when first used (alsa-lib by play and devices, the analysis libraries by
-        // analyze), so that everything else starts without them, and sooner.
-        let optional = libraries.filter { $0.contains("libasound") || $0.contains("libsndfile") || $0.contains("kissfft") }
+        // Loaded when first used (alsa-lib by play and devices, libpulse by `--device pulse`,
+        // the analysis libraries by analyze), so that everything else starts without them,
+        // and sooner.
+        let optional = libraries.filter {
+            $0.contains("libasound") || $0.contains("libpulse") || $0.contains("libsndfile") || $0.contains("kissfft")
+        }
         #expect(optional.isEmpty, "libraries linked that should be opened on first use: \(optional)")
     }
 

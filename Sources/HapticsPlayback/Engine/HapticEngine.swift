@@ -21,7 +21,9 @@ import Synchronization
 public final class HapticEngine: @unchecked Sendable {
     /// How the engine opens its output.
     public struct Configuration: Sendable {
-        /// ALSA device name: `default`, `hw:…`, `plughw:…`, `pulse`, `null`, `file:'out.wav',wav`.
+        /// The output: an ALSA device name (`default`, `hw:…`, `plughw:…`, `null`,
+        /// `file:'out.wav',wav`), or `pulse` for the PulseAudio (or PipeWire) server, played
+        /// through libpulse when it is installed.
         public var device: String
         /// The actuator the signal drives; sets frequency band, channels and sample rate.
         public var profile: ActuatorProfile
@@ -104,11 +106,12 @@ public final class HapticEngine: @unchecked Sendable {
     /// taken by the audio thread, nor while a handler runs).
     let lifecycle = SystemLock()
 
-    /// Creates an engine for an ALSA device. Nothing opens until ``start()``.
+    /// Creates an engine for a device: an ALSA PCM name, or `pulse` for the PulseAudio server
+    /// (see ``Configuration/device``). Nothing opens until ``start()``.
     public convenience init(configuration: Configuration = Configuration()) {
         let device = configuration.device
         self.init(configuration: configuration) { rate, channels, latency throws(AudioOutputError) in
-            try ALSAOutput(device: device, sampleRate: rate, channelCount: channels, latency: latency)
+            try AudioDevice.open(device, sampleRate: rate, channelCount: channels, latency: latency)
         }
     }
 

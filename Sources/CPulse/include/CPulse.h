@@ -1,0 +1,57 @@
+#ifndef HAPTICS_CPULSE_H
+#define HAPTICS_CPULSE_H
+
+#include <stddef.h>
+
+/// A Float32 playback stream on a PulseAudio server (or PipeWire's), driven through libpulse's
+/// main loop by the one thread that writes: a blocking write that `haptics_pulse_stop` can cut
+/// short from any thread, and the stream's latency and fill. Every function but
+/// `haptics_pulse_stop` belongs to the writing thread (or to one thread at a time). libpulse is opened on first use, not linked, so
+/// the program runs where it is not installed.
+typedef struct haptics_pulse_stream haptics_pulse_stream;
+
+/// Whether libpulse could be loaded: 1 or 0.
+int haptics_pulse_available(void);
+
+/// Connects to the server (`$PULSE_SERVER`, else the user's default) and opens a playback
+/// stream on its default sink with a buffer of about `buffer_frames`, refilled `period_frames`
+/// at a time; playback starts once a period is queued. Waits for the server at most
+/// `timeout_ms`. Returns NULL on failure, with the reason in `message`.
+haptics_pulse_stream *haptics_pulse_open(
+    const char *application, unsigned rate, unsigned channels, unsigned buffer_frames, unsigned period_frames,
+    unsigned timeout_ms, char *message, size_t message_size);
+
+/// The buffer and period the server granted, in frames.
+unsigned haptics_pulse_buffer_frames(const haptics_pulse_stream *stream);
+unsigned haptics_pulse_period_frames(const haptics_pulse_stream *stream);
+
+/// Queues `frames` interleaved frames, blocking while the buffer is full. Returns the frames
+/// queued: all of them, or fewer when `haptics_pulse_stop` was called meanwhile; -1 when the
+/// connection or the stream failed (see `haptics_pulse_failure`).
+long haptics_pulse_write(haptics_pulse_stream *stream, const float *samples, size_t frames);
+
+/// Frames written and not yet heard (the stream's buffer and the server's own latency) at the
+/// end of the last write; 0 while the server has not said.
+long haptics_pulse_delay(haptics_pulse_stream *stream);
+
+/// Frames in the stream's buffer: its target length less what may be written now.
+long haptics_pulse_queued(haptics_pulse_stream *stream);
+
+/// From any thread: a blocked write returns, and the writing thread drops what is queued at its
+/// next call.
+void haptics_pulse_stop(haptics_pulse_stream *stream);
+
+/// Writing thread: drops what is queued now.
+void haptics_pulse_flush(haptics_pulse_stream *stream);
+
+/// How many times the buffer ran dry since opening (the server then waits for a period to be
+/// queued before it plays again).
+unsigned haptics_pulse_underflows(const haptics_pulse_stream *stream);
+
+/// Why the connection or the stream failed; "" while they work.
+const char *haptics_pulse_failure(haptics_pulse_stream *stream);
+
+/// Disconnects and frees the stream; no write may be in progress.
+void haptics_pulse_close(haptics_pulse_stream *stream);
+
+#endif

@@ -1,0 +1,321 @@
+// A playback stream on a PulseAudio server through libpulse's asynchronous API, for `--device
+// pulse`. ALSA's `pulse` plugin does the same job behind alsa-lib's I/O plugin layer and a
+// second thread (libpulse's threaded main loop), and those cost more than the stream itself:
+// `aplay -D pulse` used 3.5× the CPU of `pacat` for the same file and latency. Opening it also
+// parses alsa-lib's configuration and connects to the server twice.
+//
+// Here the writing thread runs libpulse's plain main loop itself, as pacat does: it polls the
+// server's socket while it waits for room, so no lock is shared with another thread and no
+// thread wakes another. (A threaded main loop, tried first, spent as much CPU as the plugin:
+// the two real-time threads contended for its lock at every period.) Another thread talks to
+// the stream only through `haptics_pulse_stop`, which sets a flag and interrupts the poll.
+//
+// libpulse is opened on first use (like alsa-lib, see CALSA/library.c), so a binary built here
+// runs where it is not installed.
+
+#include "CPulse.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pulse/pulseaudio.h>
+
+#define PULSE_FUNCTIONS(F) \
+    F(pa_mainloop_new) \
+    F(pa_mainloop_free) \
+    F(pa_mainloop_get_api) \
+    F(pa_mainloop_prepare) \
+    F(pa_mainloop_poll) \
+    F(pa_mainloop_dispatch) \
+    F(pa_mainloop_iterate) \
+    F(pa_mainloop_wakeup) \
+    F(pa_context_new) \
+    F(pa_context_unref) \
+    F(pa_context_connect) \
+    F(pa_context_disconnect) \
+    F(pa_context_get_state) \
+    F(pa_context_errno) \
+    F(pa_stream_new) \
+    F(pa_stream_unref) \
+    F(pa_stream_connect_playback) \
+    F(pa_stream_disconnect) \
+    F(pa_stream_get_state) \
+    F(pa_stream_set_underflow_callback) \
+    F(pa_stream_writable_size) \
+    F(pa_stream_write) \
+    F(pa_stream_get_latency) \
+    F(pa_stream_flush) \
+    F(pa_stream_get_buffer_attr) \
+    F(pa_operation_unref) \
+    F(pa_strerror)
+
+static struct {
+    int loaded;
+#define DECLARE(name) __typeof__(&name) name;
+    PULSE_FUNCTIONS(DECLARE)
+#undef DECLARE
+} pulse;
+
+static pthread_once_t pulse_once = PTHREAD_ONCE_INIT;
+
+static void pulse_load(void) {
+    void *library = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+#define RESOLVE(name)                                                                                                        \
+    pulse.name = (__typeof__(&name))dlsym(library, #name);                                                                   \
+    if (!pulse.name) return;
+    PULSE_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+    pulse.loaded = 1;
+}
+
+int haptics_pulse_available(void) {
+    pthread_once(&pulse_once, pulse_load);
+    return pulse.loaded;
+}
+
+struct haptics_pulse_stream {
+    pa_mainloop *mainloop;
+    pa_context *context;
+    pa_stream *stream;
+    size_t frame_bytes;
+    unsigned rate;
+    unsigned buffer_frames;
+    unsigned period_frames;
+    /// Bumped by every stop; the writing thread compares it with the last it acted on.
+    atomic_uint stops;
+    unsigned stops_handled;
+    /// Times the buffer ran dry (the server then waits for a period before playing again).
+    atomic_uint underflows;
+    /// The latency read at the end of the last write, in frames.
+    atomic_long delay;
+    char failure[256];
+};
+
+static void stream_underflowed(pa_stream *stream, void *userdata) {
+    (void)stream;
+    haptics_pulse_stream *s = userdata;
+    atomic_fetch_add_explicit(&s->underflows, 1, memory_order_release);
+}
+
+/// Records why the connection or the stream failed, if either has; 1 when one has.
+static int has_failed(haptics_pulse_stream *s) {
+    if (s->failure[0]) return 1;
+    pa_context_state_t context = pulse.pa_context_get_state(s->context);
+    pa_stream_state_t stream = s->stream ? pulse.pa_stream_get_state(s->stream) : PA_STREAM_READY;
+    if (PA_CONTEXT_IS_GOOD(context) && PA_STREAM_IS_GOOD(stream)) return 0;
+    int code = pulse.pa_context_errno(s->context);
+    snprintf(s->failure, sizeof s->failure, "the sound server connection failed: %s", code ? pulse.pa_strerror(code) : "it closed");
+    return 1;
+}
+
+/// Runs the main loop once: polls at most `timeout_us` (-1: until something happens or a stop
+/// interrupts), then dispatches what came. 0, or -1 when the loop itself failed.
+static int run_once(haptics_pulse_stream *s, int timeout_us) {
+    if (pulse.pa_mainloop_prepare(s->mainloop, timeout_us) < 0 || pulse.pa_mainloop_poll(s->mainloop) < 0 ||
+        pulse.pa_mainloop_dispatch(s->mainloop) < 0) {
+        if (s->failure[0] == 0) snprintf(s->failure, sizeof s->failure, "libpulse's main loop failed");
+        return -1;
+    }
+    return 0;
+}
+
+static long long monotonic_us(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
+
+/// Runs the main loop until `ready` says the connection is up, it failed, or the deadline
+/// passed (a frozen server never answers). 0, -1 (failed) or -2 (no answer).
+static int wait_until(haptics_pulse_stream *s, int (*ready)(haptics_pulse_stream *), long long deadline) {
+    while (!ready(s)) {
+        if (has_failed(s)) return -1;
+        long long left = deadline - monotonic_us();
+        if (left <= 0) return -2;
+        if (run_once(s, (int)(left < 100000 ? left : 100000)) < 0) return -1;
+    }
+    return 0;
+}
+
+static int context_ready(haptics_pulse_stream *s) { return pulse.pa_context_get_state(s->context) == PA_CONTEXT_READY; }
+static int stream_ready(haptics_pulse_stream *s) { return pulse.pa_stream_get_state(s->stream) == PA_STREAM_READY; }
+
+haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate, unsigned channels, unsigned buffer_frames,
+                                         unsigned period_frames, unsigned timeout_ms, char *message, size_t message_size) {
+    if (!haptics_pulse_available()) {
+        snprintf(message, message_size, "libpulse is not installed (Debian/Ubuntu: apt-get install libpulse0)");
+        return NULL;
+    }
+    haptics_pulse_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(message, message_size, "out of memory");
+        return NULL;
+    }
+    s->frame_bytes = sizeof(float) * channels;
+    s->rate = rate;
+    s->mainloop = pulse.pa_mainloop_new();
+    s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), application) : NULL;
+    if (!s->context) {
+        snprintf(message, message_size, "cannot create a libpulse context");
+        if (s->mainloop) pulse.pa_mainloop_free(s->mainloop);
+        free(s);
+        return NULL;
+    }
+    long long deadline = monotonic_us() + (long long)timeout_ms * 1000;
+    int waited = 0;
+    const char *problem = NULL;
+    if (pulse.pa_context_connect(s->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
+        problem = "cannot connect to the sound server";
+    } else if ((waited = wait_until(s, context_ready, deadline)) != 0) {
+        problem = "cannot connect to the sound server";
+    }
+    if (!problem) {
+        pa_sample_spec spec = {.format = PA_SAMPLE_FLOAT32NE, .rate = rate, .channels = (uint8_t)channels};
+        s->stream = pulse.pa_stream_new(s->context, application, &spec, NULL);
+        if (!s->stream) problem = "the sound server refused the stream";
+    }
+    if (!problem) {
+        pulse.pa_stream_set_underflow_callback(s->stream, stream_underflowed, s);
+        pa_buffer_attr attributes = {
+            .maxlength = (uint32_t)-1,
+            .tlength = (uint32_t)(buffer_frames * s->frame_bytes),
+            // Playback starts once a period is queued, as on an ALSA device.
+            .prebuf = (uint32_t)(period_frames * s->frame_bytes),
+            .minreq = (uint32_t)(period_frames * s->frame_bytes),
+            .fragsize = (uint32_t)-1,
+        };
+        // Requests a period at a time, as ALSA's plugin asks: the buffer is then the one asked
+        // for (ADJUST_LATENCY let the server shrink it, and the low-latency stream underran).
+        pa_stream_flags_t flags = PA_STREAM_EARLY_REQUESTS | PA_STREAM_INTERPOLATE_TIMING | PA_STREAM_AUTO_TIMING_UPDATE;
+        if (pulse.pa_stream_connect_playback(s->stream, NULL, &attributes, flags, NULL, NULL) < 0) {
+            problem = "the sound server refused the stream";
+        } else if ((waited = wait_until(s, stream_ready, deadline)) != 0) {
+            problem = "the sound server refused the stream";
+        }
+    }
+    if (problem) {
+        int code = pulse.pa_context_errno(s->context);
+        if (waited == -2) {
+            snprintf(message, message_size, "the sound server did not answer within %u ms", timeout_ms);
+        } else if (code) {
+            snprintf(message, message_size, "%s: %s", problem, pulse.pa_strerror(code));
+        } else {
+            snprintf(message, message_size, "%s", problem);
+        }
+        haptics_pulse_close(s);
+        return NULL;
+    }
+    const pa_buffer_attr *granted = pulse.pa_stream_get_buffer_attr(s->stream);
+    s->buffer_frames = granted ? (unsigned)(granted->tlength / s->frame_bytes) : buffer_frames;
+    s->period_frames = granted ? (unsigned)(granted->minreq / s->frame_bytes) : period_frames;
+    return s;
+}
+
+unsigned haptics_pulse_buffer_frames(const haptics_pulse_stream *s) { return s->buffer_frames; }
+unsigned haptics_pulse_period_frames(const haptics_pulse_stream *s) { return s->period_frames; }
+
+/// Frames written and not yet heard, 0 while the server has not said.
+static long current_delay(haptics_pulse_stream *s) {
+    pa_usec_t latency = 0;
+    int negative = 0;
+    if (pulse.pa_stream_get_latency(s->stream, &latency, &negative) < 0 || negative) return 0;
+    return (long)(latency * s->rate / 1000000);
+}
+
+/// Writing thread: drops what is queued if a stop came since the last look; 1 if one had.
+static int handle_stop(haptics_pulse_stream *s) {
+    unsigned stops = atomic_load_explicit(&s->stops, memory_order_acquire);
+    if (stops == s->stops_handled) return 0;
+    s->stops_handled = stops;
+    if (!has_failed(s)) {
+        // Not waited for: a frozen server would never confirm it.
+        pa_operation *operation = pulse.pa_stream_flush(s->stream, NULL, NULL);
+        if (operation) pulse.pa_operation_unref(operation);
+        pulse.pa_mainloop_iterate(s->mainloop, 0, NULL);
+    }
+    return 1;
+}
+
+long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t frames) {
+    handle_stop(s);
+    const char *bytes = (const char *)samples;
+    size_t total = frames * s->frame_bytes, done = 0;
+    while (done < total) {
+        if (handle_stop(s)) break;
+        if (has_failed(s)) return -1;
+        size_t writable = pulse.pa_stream_writable_size(s->stream);
+        if (writable == (size_t)-1) {
+            has_failed(s);
+            return -1;
+        }
+        size_t count = total - done < writable ? total - done : writable;
+        count -= count % s->frame_bytes;
+        if (count == 0) {
+            // Until the server asks for more, the connection changes, or a stop interrupts.
+            if (run_once(s, -1) < 0) return -1;
+            continue;
+        }
+        if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, PA_SEEK_RELATIVE) < 0) {
+            if (!has_failed(s)) {
+                snprintf(s->failure, sizeof s->failure, "the sound server refused the samples: %s",
+                         pulse.pa_strerror(pulse.pa_context_errno(s->context)));
+            }
+            return -1;
+        }
+        done += count;
+    }
+    // Sends what was queued now rather than at the next wait, and reads what came meanwhile.
+    if (pulse.pa_mainloop_iterate(s->mainloop, 0, NULL) < 0) {
+        if (s->failure[0] == 0) snprintf(s->failure, sizeof s->failure, "libpulse's main loop failed");
+        return -1;
+    }
+    atomic_store_explicit(&s->delay, current_delay(s), memory_order_relaxed);
+    return (long)(done / s->frame_bytes);
+}
+
+long haptics_pulse_delay(haptics_pulse_stream *s) { return atomic_load_explicit(&s->delay, memory_order_relaxed); }
+
+long haptics_pulse_queued(haptics_pulse_stream *s) {
+    // Reads what the server said since the last write (its requests free up room).
+    pulse.pa_mainloop_iterate(s->mainloop, 0, NULL);
+    const pa_buffer_attr *attributes = pulse.pa_stream_get_buffer_attr(s->stream);
+    size_t writable = pulse.pa_stream_writable_size(s->stream);
+    if (!attributes || writable == (size_t)-1 || writable >= attributes->tlength) return 0;
+    return (long)((attributes->tlength - writable) / s->frame_bytes);
+}
+
+void haptics_pulse_flush(haptics_pulse_stream *s) {
+    atomic_fetch_add_explicit(&s->stops, 1, memory_order_release);
+    handle_stop(s);
+}
+
+void haptics_pulse_stop(haptics_pulse_stream *s) {
+    atomic_fetch_add_explicit(&s->stops, 1, memory_order_release);
+    pulse.pa_mainloop_wakeup(s->mainloop);
+}
+
+unsigned haptics_pulse_underflows(const haptics_pulse_stream *s) {
+    return atomic_load_explicit(&((haptics_pulse_stream *)s)->underflows, memory_order_acquire);
+}
+
+const char *haptics_pulse_failure(haptics_pulse_stream *s) { return s->failure; }
+
+void haptics_pulse_close(haptics_pulse_stream *s) {
+    if (!s) return;
+    if (s->stream) {
+        pulse.pa_stream_set_underflow_callback(s->stream, NULL, NULL);
+        pulse.pa_stream_disconnect(s->stream);
+        pulse.pa_stream_unref(s->stream);
+    }
+    pulse.pa_context_disconnect(s->context);
+    pulse.pa_context_unref(s->context);
+    pulse.pa_mainloop_free(s->mainloop);
+    free(s);
+}

@@ -1,0 +1,161 @@
+internal import CPulse
+import Glibc
+import Synchronization
+
+/// A playback stream on the user's PulseAudio server (or PipeWire's), through libpulse: what
+/// the device name `pulse` plays on when libpulse is installed.
+///
+/// ALSA's `pulse` device reaches the same server through alsa-lib's plugin layer and a second
+/// thread, which cost 3.5× the CPU of the stream itself and a second connection at start-up;
+/// here the audio thread runs libpulse's main loop itself (see `CPulse/pulse.c`). The behaviour is the
+/// ALSA output's: Float32 frames, a buffer of about `latency` refilled a period (a third of it,
+/// at most 2.5 ms of a buffer of 10 ms or less) at a time, playback starting once a period is queued, a 1 ms fade-in after a stop, and
+/// ``AudioOutputError/deviceLost(device:reason:)`` when the server goes away.
+///
+/// See ``AudioOutput`` for which thread may call what.
+package final class PulseOutput: AudioOutput, @unchecked Sendable {
+    /// The device name this output answers to.
+    package static let deviceName = "pulse"
+    /// How long opening waits for the server: a frozen one never answers.
+    static let openTimeoutMilliseconds: UInt32 = 3000
+
+    package let sampleRate: Int
+    package let channelCount: Int
+    package let periodFrames: Int
+    package let bufferFrames: Int
+
+    /// Times the buffer ran dry since opening (the server plays on once a period is queued;
+    /// the signal fades in), for diagnostics.
+    package var underflowCount: Int { Int(haptics_pulse_underflows(stream)) }
+
+    // @unchecked Sendable: the stream (libpulse's main loop, run by the writing thread), the
+    // fade and the scratch buffer belong to the audio thread; stop() only sets a flag and
+    // interrupts the loop's poll; close() must not overlap a write.
+    private let stream: OpaquePointer
+    private let closed = Atomic<Bool>(false)
+    /// Bumped by every stop(), so the next write fades in.
+    private let stops = Atomic<Int>(0)
+    private var stopsSeen = 0
+    private var underflowsSeen: UInt32 = 0
+    private var fade: ALSAFadeIn
+    private let scratchFrames: Int
+    private let scratch: UnsafeMutablePointer<Float>
+
+    /// Whether libpulse is installed (it is loaded on first use).
+    package static var isAvailable: Bool { haptics_pulse_available() != 0 }
+
+    /// Connects to the server and opens a stream on its default sink.
+    ///
+    /// - Throws: ``AudioOutputError/deviceUnavailable(device:reason:)`` when libpulse is
+    ///   missing or the server cannot be reached, refuses the stream or does not answer;
+    ///   ``AudioOutputError/unsupportedConfiguration(device:reason:)`` for a rate or channel
+    ///   count no server plays.
+    package init(sampleRate: Int, channelCount: Int, latency: Duration = .milliseconds(20)) throws(AudioOutputError) {
+        let device = Self.deviceName
+        guard (1...384_000).contains(sampleRate) else {
+            throw .unsupportedConfiguration(device: device, reason: "sample rate \(sampleRate) Hz is out of range")
+        }
+        guard (1...32).contains(channelCount) else {
+            throw .unsupportedConfiguration(device: device, reason: "channel count \(channelCount) is out of range")
+        }
+        guard latency > .zero else { throw .unsupportedConfiguration(device: device, reason: "latency must be positive") }
+        let seconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) * 1e-18
+        // Periods as on an ALSA device: a third of the buffer, at most 2.5 ms of a short one.
+        let buffer = max(3, Int((seconds * Double(sampleRate)).rounded()))
+        let period = max(1, buffer / Int(ALSAConfiguration.periods(forBuffer: seconds)))
+        var message = [CChar](repeating: 0, count: 256)
+        let opened = haptics_pulse_open(
+            "haptics", UInt32(sampleRate), UInt32(channelCount), UInt32(buffer), UInt32(period), Self.openTimeoutMilliseconds,
+            &message, message.count)
+        guard let opened else {
+            throw .deviceUnavailable(device: device, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        stream = opened
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        bufferFrames = Int(haptics_pulse_buffer_frames(opened))
+        periodFrames = max(1, Int(haptics_pulse_period_frames(opened)))
+        fade = ALSAFadeIn(length: (sampleRate + 999) / 1000)
+        scratchFrames = max(periodFrames, 256)
+        scratch = .allocate(capacity: scratchFrames * channelCount)
+    }
+
+    deinit {
+        close()
+        scratch.deallocate()
+    }
+
+    // MARK: Audio thread
+
+    package func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioOutputError) {
+        guard !closed.load(ordering: .acquiring) else {
+            throw .deviceLost(device: Self.deviceName, reason: "the device was closed")
+        }
+        guard let base = samples.baseAddress else { return }
+        // What follows a stop, or a buffer that ran dry, fades in rather than jumping from
+        // silence.
+        let stopsAtStart = stops.load(ordering: .acquiring)
+        let underflows = haptics_pulse_underflows(stream)
+        if stopsAtStart != stopsSeen || underflows != underflowsSeen {
+            stopsSeen = stopsAtStart
+            underflowsSeen = underflows
+            fade.arm()
+        }
+        let totalFrames = samples.count / channelCount
+        var done = 0
+        while done < totalFrames {
+            var source = base + done * channelCount
+            var frames = totalFrames - done
+            if fade.isActive {
+                frames = min(frames, scratchFrames)
+                ALSASampleConversion.copy(source, frames: frames, channels: channelCount, into: scratch, fade: &fade)
+                source = UnsafePointer(scratch)
+            }
+            let written = haptics_pulse_write(stream, source, frames)
+            if written < 0 {
+                throw .deviceLost(device: Self.deviceName, reason: String(cString: haptics_pulse_failure(stream)))
+            }
+            // Fewer frames than asked: stop() was called meanwhile, and the rest is dropped.
+            if written < frames { return }
+            done += frames
+        }
+    }
+
+    package func pendingFrames() -> Int {
+        guard !closed.load(ordering: .acquiring) else { return 0 }
+        return max(0, haptics_pulse_delay(stream))
+    }
+
+    package func queuedFrames() -> Int {
+        guard !closed.load(ordering: .acquiring) else { return 0 }
+        return max(0, haptics_pulse_queued(stream))
+    }
+
+    package func drain() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        // Waits for what was written to be heard, then drops the (silent) rest, as the ALSA
+        // output does. Bounded: a frozen server reports a delay that never shrinks.
+        let frames = min(pendingFrames(), bufferFrames + sampleRate / 2)
+        if frames > 0 {
+            let nanoseconds = frames * 1_000_000_000 / max(1, sampleRate)
+            var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+        }
+        stops.add(1, ordering: .releasing)
+        haptics_pulse_flush(stream)
+    }
+
+    // MARK: Any thread
+
+    package func stop() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        stops.add(1, ordering: .releasing)
+        haptics_pulse_stop(stream)
+    }
+
+    package func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        haptics_pulse_close(stream)
+    }
+}
