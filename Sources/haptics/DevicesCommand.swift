@@ -8,6 +8,8 @@ struct DevicesCommand: Command {
         abstract: "List the audio outputs and rumble devices haptics can play to.",
         discussion: """
             Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
+            `pulse` plays on the PulseAudio (or PipeWire) server through libpulse when it is \
+            installed, through ALSA's plugin otherwise (its figures here are the plugin's). \
             Channel counts, rates and formats are shown for sound-card (hw:) devices that are not \
             in use by another program; every device that opens shows the shortest period and \
             buffer it allows (the lowest latency `play --latency` or `--latency-ms` can get). Rumble devices are evdev force-feedback devices (gamepads): \
