@@ -223,8 +223,11 @@ struct PlayCommand: Command {
 
     /// "; did you mean 'null'?" for a device name near one ALSA lists; empty otherwise.
     static func deviceSuggestion(for device: String) -> String {
-        var names = ALSADevices.playbackDevices().map(\.name)
-        names += ["default", "null", "pulse"]
+        // A name the tool knows needs no list: listing loads every ALSA plugin, and those of
+        // the pulse package each wait 30 s on a frozen sound server.
+        let known = ["default", "null", "pulse"]
+        guard !known.contains(device) else { return "" }
+        let names = ALSADevices.playbackDevices().map(\.name) + known
         guard !names.contains(device), let near = NameSuggestion.best(for: device, among: names) else { return "" }
         return "; did you mean '\(near)'?"
     }

@@ -103,6 +103,27 @@ struct SoundServerFaultTests {
         }
     }
 
+    @Test("a sound server frozen before play connects: 69 within seconds, one line saying it did not answer")
+    func serverFrozenBeforeConnecting() async throws {
+        let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
+        try await PulseAudioServer.withServer { server in
+            let serverProcess = try #require(server.processIdentifier)
+            let errors = server.directory.appendingPathComponent("play-stderr.txt")
+            // The behaviour under test: a server that accepts the connection and never answers.
+            kill(serverProcess, SIGSTOP)
+            defer { kill(serverProcess, SIGCONT) }
+            let player = try ChildProcess(
+                haptics, ["play", "success", "--device", "pulse"], environment: server.environment, standardError: errors)
+            defer { player.terminate() }
+            // Opening gives up after 3 s; the bound is far above that, for a loaded machine.
+            let ending = player.waitForTermination(timeout: 15)
+            #expect(ending == .exited(69), "play \(ending.map(String.init(describing:)) ?? "hung") against a frozen server")
+            let stderr = lines(errors)
+            #expect(stderr.count == 1, "\(stderr)")
+            #expect(stderr.first?.contains("'pulse'") == true && stderr.first?.contains("did not answer") == true, "\(stderr)")
+        }
+    }
+
     /// A child that ended by `signal`: either it handled it (exit 128 + signal, the contract),
     /// or, only when the signal beat `main` to installing the handler, the default action
     /// killed it. Anything else (another status, a crash, a hang) is wrong.
