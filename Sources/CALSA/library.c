@@ -29,6 +29,7 @@
     F(int, snd_pcm_open, (snd_pcm_t **pcm, const char *name, snd_pcm_stream_t stream, int mode), (pcm, name, stream, mode),   \
       -ENOENT)                                                                                                               \
     F(int, snd_pcm_close, (snd_pcm_t *pcm), (pcm), -ENOENT)                                                                  \
+    F(int, snd_config_update, (void), (), -ENOENT)                                                                            \
     F(int, snd_pcm_nonblock, (snd_pcm_t *pcm, int nonblock), (pcm, nonblock), -ENOENT)                                       \
     F(snd_pcm_type_t, snd_pcm_type, (snd_pcm_t *pcm), (pcm), SND_PCM_TYPE_HW)                                                \
     F(snd_pcm_state_t, snd_pcm_state, (snd_pcm_t *pcm), (pcm), SND_PCM_STATE_DISCONNECTED)                                   \

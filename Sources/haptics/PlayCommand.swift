@@ -118,6 +118,7 @@ struct PlayCommand: Command {
         // Before anything opens: a signal during start-up still ends with the fade and the
         // right exit status rather than killing the process with a device half-open.
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
+        if rumble == nil { AudioDevice.prepare(device ?? "default") }
         guard watching.watch else {
             let done = DispatchSemaphore(value: 0)
             interruption.onSignal {
