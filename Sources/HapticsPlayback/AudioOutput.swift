@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where the engine's mixed signal goes: a device that takes interleaved Float32 frames at a
 /// fixed rate.
 ///
@@ -92,4 +94,14 @@ public enum AudioOutputError: Error, Sendable, Equatable, CustomStringConvertibl
             "audio device '\(device)' stopped working: \(reason)"
         }
     }
+}
+
+/// Sleeps while `frames` play at `sampleRate`, resuming after signals: how an output's drain
+/// waits for what the device holds to be heard, without the device's own blocking drain.
+func sleepWhilePlaying(frames: Int, sampleRate: Int) {
+    guard frames > 0 else { return }
+    let nanoseconds = frames * 1_000_000_000 / max(1, sampleRate)
+    var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    var left = timespec()
+    while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
 }

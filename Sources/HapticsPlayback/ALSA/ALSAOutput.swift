@@ -186,11 +186,7 @@ package final class ALSAOutput: AudioOutput, @unchecked Sendable {
         // The wait is bounded by the buffer, so a device that reports nonsense cannot hold it.
         var delay: snd_pcm_sframes_t = 0
         if isPaced, snd_pcm_delay(handle, &delay) >= 0, delay > 0 {
-            let frames = min(Int(delay), bufferFrames)
-            let nanoseconds = frames * 1_000_000_000 / max(1, sampleRate)
-            var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
-            var left = timespec()
-            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            sleepWhilePlaying(frames: min(Int(delay), bufferFrames), sampleRate: sampleRate)
             snd_pcm_drop(handle)
         } else {
             snd_pcm_drain(handle)

@@ -134,14 +134,9 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     package func drain() {
         guard !closed.load(ordering: .acquiring) else { return }
         // Waits for what was written to be heard, then drops the (silent) rest, as the ALSA
-        // output does. Bounded: a frozen server reports a delay that never shrinks.
-        let frames = min(pendingFrames(), bufferFrames + sampleRate / 2)
-        if frames > 0 {
-            let nanoseconds = frames * 1_000_000_000 / max(1, sampleRate)
-            var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
-            var left = timespec()
-            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
-        }
+        // output does. Bounded: a frozen server reports a delay that never shrinks. The delay
+        // includes the server's own (about a period), hence a bound above the buffer.
+        sleepWhilePlaying(frames: min(pendingFrames(), bufferFrames + sampleRate / 2), sampleRate: sampleRate)
         stops.add(1, ordering: .releasing)
         haptics_pulse_flush(stream)
     }

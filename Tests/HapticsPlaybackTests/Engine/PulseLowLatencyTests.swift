@@ -38,15 +38,8 @@ struct PulseLowLatencyTests {
         }
     }
 
-    /// The two ways `pulse` is reached: ``PulseOutput`` (what the engine opens for the name)
-    /// and ``ALSAOutput`` through alsa-lib's plugin (what it opens without libpulse).
-    enum Route: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case libpulse, alsaPlugin
-        var testDescription: String { rawValue }
-    }
-
-    @Test("a 3 s tone plays without underruns or gaps in 2.5 ms periods while two threads spin", arguments: Route.allCases)
-    func holdsUnderLoad(route: Route) async throws {
+    @Test("a 3 s tone plays without underruns or gaps in 2.5 ms periods while two threads spin", arguments: PulseRoute.allCases)
+    func holdsUnderLoad(route: PulseRoute) async throws {
         let seconds = 3.0
         let tone = HapticPattern(events: [.continuous(at: 0, duration: seconds, intensity: 1, sharpness: 0.5)])
         let (recorded, period, buffer, underruns): ([Float], Int, Int, Int) = try await PulseAudioServer.withServer(
@@ -56,11 +49,7 @@ struct PulseLowLatencyTests {
             let opened = Mutex<(any AudioOutput)?>(nil)
             let configuration = HapticEngine.Configuration(device: "pulse", latency: HapticEngine.Configuration.lowLatency)
             let engine = HapticEngine(configuration: configuration) { rate, channels, latency throws(AudioOutputError) in
-                let output: any AudioOutput =
-                    switch route {
-                    case .libpulse: try PulseOutput(sampleRate: rate, channelCount: channels, latency: latency)
-                    case .alsaPlugin: try ALSAOutput(device: "pulse", sampleRate: rate, channelCount: channels, latency: latency)
-                    }
+                let output = try route.open(sampleRate: rate, channelCount: channels, latency: latency)
                 opened.withLock { $0 = output }
                 return output
             }
@@ -73,7 +62,7 @@ struct PulseLowLatencyTests {
             try player.start(atTime: 0)
             while engine.currentTime < seconds + 0.4 { Thread.sleep(forTimeInterval: 0.05) }
             load.stop()
-            let underruns = (output as? PulseOutput)?.underflowCount ?? (output as? ALSAOutput)?.recoveryCount ?? 0
+            let underruns = PulseRoute.underruns(of: output)
             engine.stop()
             Thread.sleep(forTimeInterval: 0.15)
             return (try recording.stop(), output.periodFrames, output.bufferFrames, underruns)

@@ -3,26 +3,16 @@ import HapticsTestSupport
 import Testing
 @testable import HapticsPlayback
 
-/// Real-time playback through ALSA's `pulse` device into a private PulseAudio null sink,
-/// checked against a recording of the sink's monitor.
-@Suite("ALSA output paced by a PulseAudio null sink", .tags(.realtime), .enabled(if: RealTime.isSelected, RealTime.skipReason))
-struct ALSAOutputPulseTests {
+/// Real-time playback into a private PulseAudio null sink by both routes to the server
+/// (libpulse, and ALSA's `pulse` plugin), checked against a recording of the sink's monitor:
+/// the two outputs behave alike.
+@Suite("Playback on a PulseAudio null sink, by both routes", .tags(.realtime), .enabled(if: RealTime.isSelected, RealTime.skipReason))
+struct PulseRoutesTests {
     static let rate = 48_000
 
-    /// Writes `samples` in period-sized pieces, as an engine's audio thread would.
-    private static func writeInPeriods(_ samples: [Float], to output: ALSAOutput) throws {
-        let step = output.periodFrames * output.channelCount
-        var offset = 0
-        while offset < samples.count {
-            let end = min(samples.count, offset + step)
-            try samples[offset..<end].withUnsafeBufferPointer { (chunk) throws(AudioOutputError) in try output.write(chunk) }
-            offset = end
-        }
-    }
-
-    @Test("Two bursts written 250 ms apart arrive 250 ms ± 2 ms apart, unaltered")
-    func burstTiming() async throws {
-        // Pulse's own latency is unknown, so the test measures between two bursts of one stream.
+    @Test("Two bursts written 250 ms apart arrive 250 ms ± 2 ms apart, sample for sample", arguments: PulseRoute.allCases)
+    func burstTiming(route: PulseRoute) async throws {
+        // The server's own latency is unknown, so the test measures between two bursts of one stream.
         let burst = TestSignals.sine(frequency: 200, amplitude: 0.5, frames: 960, sampleRate: Self.rate)
         var mono = [Float](repeating: 0, count: Self.rate * 3 / 4)
         let firstAt = Self.rate / 10
@@ -34,27 +24,26 @@ struct ALSAOutputPulseTests {
         let (recorded, underruns) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 2) { server in
             let recording = try server.startRecording()
             // A roomy buffer: an underrun between the bursts would stretch the gap.
-            let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 2, latency: .milliseconds(150))
-            try Self.writeInPeriods(samples, to: output)
+            let output = try route.open(sampleRate: Self.rate, channelCount: 2, latency: .milliseconds(150))
+            try output.writeInPeriods(samples)
+            // Before the drain, which lets the stream run dry at its end.
+            let underruns = PulseRoute.underruns(of: output)
             output.drain()
-            let underruns = output.recoveryCount
             output.close()
             try recording.waitForMore(seconds: 0.2)
             return (try recording.stop(), underruns)
         }
-        #expect(underruns == 0, "the stream underran (machine too busy?), so the gap between bursts is not what was written")
+        #expect(underruns == 0, "the stream ran dry (machine too busy?), so the gap between bursts is not what was written")
 
         let left = TestSignals.channel(0, of: recorded, channelCount: 2)
         let threshold: Float = 0.05
         let firstOnsetInBurst = try #require(TestSignals.onset(in: burst, threshold: threshold))
         let first = try #require(TestSignals.onset(in: left, threshold: threshold), "no burst in the recording")
         let second = try #require(TestSignals.onset(in: left, after: first + burst.count, threshold: threshold), "no second burst")
-        let tolerance = Self.rate * 2 / 1000
         #expect(
-            abs((second - first) - (secondAt - firstAt)) <= tolerance,
+            abs((second - first) - (secondAt - firstAt)) <= Self.rate * 2 / 1000,
             "bursts arrived \(second - first) frames apart, written \(secondAt - firstAt) apart")
-
-        // A float sink at unity volume passes samples through: the burst comes back intact.
+        // Float32 all the way to a float sink at unity volume: the burst comes back intact.
         let start = first - firstOnsetInBurst
         try #require(start >= 0 && start + burst.count <= left.count)
         let error = zip(left[start..<start + burst.count], burst).map { abs($0 - $1) }.max() ?? 1
@@ -62,28 +51,30 @@ struct ALSAOutputPulseTests {
         #expect(TestSignals.channel(1, of: recorded, channelCount: 2)[start..<start + burst.count].elementsEqual(left[start..<start + burst.count]))
     }
 
-    @Test("A pause longer than the buffer underruns; playback continues without throwing and resumes without a click")
-    func underrunRecovery() async throws {
-        // The second segment starts at full amplitude (a cosine), so resuming it unfaded would
-        // be a step of 0.5; faded in over 1 ms, no step exceeds the tone's own slope plus the ramp's.
+    @Test("A pause longer than the buffer runs it dry; playback resumes without a click", arguments: PulseRoute.allCases)
+    func underrunFadesIn(route: PulseRoute) async throws {
+        // The second segment starts at full amplitude (a cosine): resumed unfaded, a step of 0.5.
         let firstSegment = TestSignals.sine(frequency: 200, amplitude: 0.5, frames: Self.rate / 10, sampleRate: Self.rate)
         let secondSegment = TestSignals.sine(frequency: 200, amplitude: 0.5, frames: Self.rate / 10, sampleRate: Self.rate, phase: .pi / 2)
 
-        let (recorded, recoveries) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 1) { server in
+        let (recorded, underruns) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 1) { server in
             let recording = try server.startRecording()
-            let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 1, latency: .milliseconds(20))
-            try Self.writeInPeriods(firstSegment + [Float](repeating: 0, count: output.bufferFrames), to: output)
-            // The behaviour under test: a pause longer than the buffer, so the device runs dry.
+            let output = try route.open(sampleRate: Self.rate, channelCount: 1, latency: .milliseconds(20))
+            try output.writeInPeriods(firstSegment + [Float](repeating: 0, count: output.bufferFrames))
+            // The behaviour under test: a pause longer than the buffer, so the stream runs dry.
             Thread.sleep(forTimeInterval: 0.3)
-            try Self.writeInPeriods(secondSegment, to: output)
+            // libpulse hears of the underflow on the stream's connection, which the writing
+            // thread reads when it next runs the main loop: a one-frame write of silence does.
+            try output.writeInPeriods([0])
+            try output.writeInPeriods(secondSegment)
             output.drain()
-            let recoveries = output.recoveryCount
+            let underruns = PulseRoute.underruns(of: output)
             output.close()
             try recording.waitForMore(seconds: 0.2)
-            return (try recording.stop(), recoveries)
+            return (try recording.stop(), underruns)
         }
 
-        #expect(recoveries >= 1, "the pulse device reported no underrun")
+        #expect(underruns >= 1, "the output saw no underrun")
         let first = try #require(TestSignals.onset(in: recorded, threshold: 0.01), "first segment missing")
         let second = try #require(
             TestSignals.onset(in: recorded, after: first + firstSegment.count + Self.rate / 20, threshold: 0.01),
@@ -100,18 +91,19 @@ struct ALSAOutputPulseTests {
         #expect((resumed.map { abs($0) }.max() ?? 0) > 0.45)
     }
 
-    @Test("stop() from another thread cuts a blocked write short without an error")
-    func stopFromAnotherThread() async throws {
+    @Test("stop() from another thread cuts a blocked write short without an error", arguments: PulseRoute.allCases)
+    func stopFromAnotherThread(route: PulseRoute) async throws {
         let long = TestSignals.sine(frequency: 200, amplitude: 0.5, frames: Self.rate * 3, sampleRate: Self.rate)
 
-        let (recorded, writeError) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 1) { server in
+        let (recorded, writeError, seconds) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 1) { server in
             let recording = try server.startRecording()
-            let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 1, latency: .milliseconds(50))
+            let output = try route.open(sampleRate: Self.rate, channelCount: 1, latency: .milliseconds(50))
             let stopper = Thread {
                 // The behaviour under test: a stop 0.3 s into a write of 3 s.
                 Thread.sleep(forTimeInterval: 0.3)
                 output.stop()
             }
+            let started = Date()
             stopper.start()
             // One call holding three seconds of audio: only stop() can end it early.
             var writeError: AudioOutputError?
@@ -120,29 +112,32 @@ struct ALSAOutputPulseTests {
             } catch {
                 writeError = error
             }
+            let seconds = Date().timeIntervalSince(started)
             output.close()
             try recording.waitForMore(seconds: 0.2)
-            return (try recording.stop(), writeError)
+            return (try recording.stop(), writeError, seconds)
         }
 
         #expect(writeError == nil)
+        #expect(seconds < 2, "the write went on for \(seconds) s after the stop")
         let audible = recorded.filter { abs($0) > 0.01 }.count
         #expect(audible > 0, "nothing was played before the stop")
         // Far less than the three seconds written reached the sink.
         #expect(audible < long.filter { abs($0) > 0.01 }.count / 2)
     }
 
-    @Test("While playing, pendingFrames reports queued audio for the engine clock")
-    func pendingFramesWhilePlaying() async throws {
-        let pending = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 2) { _ in
-            let output = try ALSAOutput(device: "pulse", sampleRate: Self.rate, channelCount: 2, latency: .milliseconds(60))
+    @Test("While playing, pendingFrames reports queued audio and queuedFrames what the buffer holds", arguments: PulseRoute.allCases)
+    func pendingAndQueuedFrames(route: PulseRoute) async throws {
+        let (pending, queued, buffer) = try await PulseAudioServer.withServer(sampleRate: Self.rate, channelCount: 2) { _ in
+            let output = try route.open(sampleRate: Self.rate, channelCount: 2, latency: .milliseconds(60))
             defer { output.close() }
             let tone = TestSignals.sine(frequency: 200, amplitude: 0.2, frames: Self.rate / 5, sampleRate: Self.rate)
-            try Self.writeInPeriods(TestSignals.interleave([tone, tone]), to: output)
-            let pending = output.pendingFrames()
+            try output.writeInPeriods(TestSignals.interleave([tone, tone]))
+            let result = (output.pendingFrames(), output.queuedFrames(), output.bufferFrames)
             output.stop()
-            return pending
+            return result
         }
         #expect(pending > 0)
+        #expect(queued > 0 && queued <= buffer, "\(queued) frames queued in a \(buffer)-frame buffer")
     }
 }
