@@ -103,8 +103,13 @@ extension HapticEngine {
         let (running, startsOnRequest) = state.withLock { ($0.running, $0.autoShutdown || $0.stoppedForIdleness) }
         if !running {
             guard startsOnRequest else { throw .engineNotRunning }
-            try start()
+            // Started without the idle countdown until this player's start is queued: a device
+            // that takes samples as fast as they come lets the audio thread render the whole
+            // timeout of silence before this thread gets to send it, and the engine stopped
+            // again at once (seen on a loaded machine).
+            try start(countingIdleness: false)
         }
+        defer { if !running { resumeIdleCountdown() } }
         let run = state.withLock { $0.players.begin(slot, player: player) }
         do {
             try send(EngineCommand(frame: frame, slot: slot, action: .start(offset: offset, run: run)))

@@ -284,6 +284,18 @@ public final class HapticEngine: @unchecked Sendable {
     /// - Throws: ``HapticError/output(_:)`` naming the device when it is missing, busy or
     ///   cannot play the profile's format.
     public func start() throws(HapticError) {
+        try start(countingIdleness: true)
+    }
+
+    /// The auto-shutdown countdown of the running loop, back on after a start that held it
+    /// (see ``start(countingIdleness:)``).
+    func resumeIdleCountdown() {
+        state.withLock { $0.loop }?.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
+    }
+
+    /// ``start()``; with `countingIdleness` false the auto-shutdown countdown stays off until
+    /// ``resumeIdleCountdown()``, for a start on a player's request.
+    func start(countingIdleness: Bool) throws(HapticError) {
         // One start or stop at a time: two racing starts would each open the device and run
         // an audio thread on the same render loop, and a start during a stop's fade-out would
         // re-arm the loop under the thread that is ending.
@@ -330,7 +342,7 @@ public final class HapticEngine: @unchecked Sendable {
         loop.setFamilies(haptics: families.haptics, audio: families.audio)
         loop.prepareForStart()
         let outputStart = loop.startCount
-        loop.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
+        loop.idleTimeoutFrames.store(countingIdleness && isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
         let done = DispatchSemaphore(value: 0)
         let clock = self.clock
         let gain = configuration.gain
