@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// This manifest's folder, for paths the linker reads (it does not run in the package's root).
+let packageRoot = String(#filePath.dropLast("/Package.swift".count))
+
 let package = Package(
     name: "haptics",
     products: [
@@ -45,9 +48,21 @@ let package = Package(
         .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback"]),
         // `import CoreHaptics`: Apple's names and types, a thin layer over the native engine.
         .target(name: "CoreHaptics", dependencies: ["Haptics"]),
+        // Linked by lld with each function in a section of its own and those start-up runs
+        // placed first, in the order scripts/startup-order.sh recorded: a run touches a few
+        // contiguous pages of code instead of pages all over the binary (issue #15's start-up
+        // and memory). Unsafe flags are allowed here: no other package builds this target.
         .executableTarget(
             name: "haptics",
-            dependencies: ["Haptics", "HapticsFormats", "CSystem"]
+            dependencies: ["Haptics", "HapticsFormats", "CSystem"],
+            exclude: ["startup.order"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Sources/haptics/startup.order",
+                    "-Xlinker", "--no-warn-symbol-ordering",
+                ])
+            ]
         ),
         // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.
         .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),
