@@ -79,10 +79,11 @@ let package = Package(
             exclude: ["startup.order"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])],
             linkerSettings: [
-                .unsafeFlags([
-                    "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Sources/haptics/startup.order",
-                    "-Xlinker", "--no-warn-symbol-ordering",
-                ] + (packsRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))
+                .unsafeFlags(
+                    [
+                        "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Sources/haptics/startup.order",
+                        "-Xlinker", "--no-warn-symbol-ordering",
+                    ] + (packsRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))
             ]
         ),
         // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.
