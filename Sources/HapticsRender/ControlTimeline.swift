@@ -28,10 +28,17 @@ package enum HapticControl: Int, Sendable, CaseIterable {
     @inlinable package var isAudio: Bool { rawValue >= HapticControl.volume.rawValue }
 
     /// Whether the control multiplies the event's value (intensity, volume) rather than adds.
-    @inlinable package var multiplies: Bool { self == .intensity || self == .volume }
+    // Read on every control tick of every voice: a switch, which inlines to one comparison
+    // where `==` did not.
+    @inline(__always) package var multiplies: Bool {
+        switch self {
+        case .intensity, .volume: true
+        default: false
+        }
+    }
 
     /// The value in effect when nothing has set the control.
-    @inlinable package var defaultValue: Double { multiplies ? 1 : 0 }
+    @inline(__always) package var defaultValue: Double { multiplies ? 1 : 0 }
 }
 
 /// One dynamic parameter's values over pattern time: a step-and-ramp timeline built from
@@ -80,16 +87,39 @@ struct ControlTimeline: Sendable {
     /// Every voice reads this every control tick: the arrays are read through buffer pointers,
     /// without the bounds checks and reference counting of array access.
     func value(at time: Double) -> (value: Double, since: Double)? {
+        var hint = -1
+        return value(at: time, hint: &hint)
+    }
+
+    /// As ``value(at:)``, starting from `hint`, the segment the previous read found (−1
+    /// before the first), which it updates. Voices read at nearly the same times tick after
+    /// tick, so the segment is mostly the same one or the next: two comparisons instead of a
+    /// binary search over every element of a long pattern.
+    @inline(__always)
+    func value(at time: Double, hint: inout Int) -> (value: Double, since: Double)? {
         segments.withUnsafeBufferPointer { segments in
-            // Last segment whose start ≤ time.
-            var low = 0
-            var high = segments.count
-            while low < high {
-                let mid = (low + high) / 2
-                if segments[mid].start <= time { low = mid + 1 } else { high = mid }
+            // The last segment whose start ≤ time, or -1.
+            let count = segments.count
+            var found = hint
+            func isLast(_ i: Int) -> Bool {
+                (i < 0 || segments[i].start <= time) && (i + 1 == count || segments[i + 1].start > time)
             }
-            guard low > 0 else { return nil }
-            let segment = segments[low - 1]
+            if !(found >= -1 && found < count && isLast(found)) {
+                if found >= -1 && found + 1 < count && isLast(found + 1) {
+                    found += 1
+                } else {
+                    var low = 0
+                    var high = count
+                    while low < high {
+                        let mid = (low + high) / 2
+                        if segments[mid].start <= time { low = mid + 1 } else { high = mid }
+                    }
+                    found = low - 1
+                }
+            }
+            hint = found
+            guard found >= 0 else { return nil }
+            let segment = segments[found]
             let value = times.withUnsafeBufferPointer { times in
                 values.withUnsafeBufferPointer { values in
                     Self.interpolate(times: times, values: values, first: segment.firstPoint, count: segment.pointCount, at: time)

@@ -40,6 +40,8 @@ package final class PatternSynth {
     package var playsHaptics = true
     package var playsAudio = true
 
+    /// For each control, the pattern element its last read found: where the next read starts.
+    private let controlHints: UnsafeMutablePointer<Int>
     private let voices: UnsafeMutableBufferPointer<Voice>
     private var activeVoices = 0
     private let audioVoices: UnsafeMutableBufferPointer<AudioVoice>
@@ -77,6 +79,8 @@ package final class PatternSynth {
         tickFrames = max(1, Int((sampleRate / 1000).rounded()))
         naturalLoopEnd = max(pattern.duration, pattern.soundingEnd(profile: profile), 0.001)
         cutFrames = max(1, Int((sampleRate * 0.002).rounded()))
+        controlHints = .allocate(capacity: HapticControl.allCases.count)
+        controlHints.initialize(repeating: -1, count: HapticControl.allCases.count)
         voices = .allocate(capacity: voiceCapacity)
         voices.initialize(repeating: Voice())
         audioVoices = .allocate(capacity: pattern.audioEvents.isEmpty ? 1 : Self.audioVoiceCapacity)
@@ -84,6 +88,7 @@ package final class PatternSynth {
     }
 
     deinit {
+        controlHints.deallocate()
         voices.deinitialize()
         voices.deallocate()
         audioVoices.deinitialize()
@@ -337,7 +342,8 @@ package final class PatternSynth {
     /// elements and those sent while playing (these win ties).
     @inline(__always)
     package func control(_ control: HapticControl, at time: Double) -> Double {
-        Self.control(control, at: time, pattern: pattern, runtime: runtimeControls)
+        let own = pattern.controls.withUnsafeBufferPointer { $0[control.rawValue].value(at: time, hint: &controlHints[control.rawValue]) }
+        return Self.combine(own, runtimeControls.value(of: control, at: time), default: control.defaultValue)
     }
 
     /// The value of a control at a pattern time, from a pattern's elements and those sent.
@@ -346,9 +352,14 @@ package final class PatternSynth {
         // Read in place: subscripting the array would copy the timeline, retaining and
         // releasing its three arrays on every control tick of every voice.
         let own = pattern.controls.withUnsafeBufferPointer { $0[control.rawValue].value(at: time) }
-        let sent = runtime.value(of: control, at: time)
+        return combine(own, runtime.value(of: control, at: time), default: control.defaultValue)
+    }
+
+    /// The pattern's value and the one sent: the latest-starting wins, the one sent on a tie.
+    @inline(__always)
+    private static func combine(_ own: (value: Double, since: Double)?, _ sent: (value: Double, since: Double)?, default value: Double) -> Double {
         switch (own, sent) {
-        case (nil, nil): return control.defaultValue
+        case (nil, nil): return value
         case let (own?, nil): return own.value
         case let (nil, sent?): return sent.value
         case let (own?, sent?): return sent.since >= own.since ? sent.value : own.value
