@@ -1,9 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-#if os(Linux)
-    import Glibc
-#endif
+import Foundation
 
 /// This manifest's folder, for paths the linker reads (it does not run in the package's root).
 let packageRoot = String(#filePath.dropLast("/Package.swift".count))
@@ -23,6 +21,21 @@ let packsRelocations: Bool = {
     #else
         return false
     #endif
+}()
+
+/// Whether the C++ library's static archive sits beside the shared one the compiler links
+/// (the newest GCC's folder): Debian and Ubuntu install both; Fedora's is libstdc++-static.
+/// Where it does, `Linker/libstdc++.so` (a linker script) links it into the binary.
+let hasStaticLibstdcxx: Bool = {
+    #if os(Linux)
+        for triple in ["x86_64-linux-gnu", "aarch64-linux-gnu", "x86_64-redhat-linux", "aarch64-redhat-linux"] {
+            let folder = "/usr/lib/gcc/\(triple)"
+            guard let versions = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            let newest = versions.max { (Int($0.prefix { $0 != "." }) ?? 0) < (Int($1.prefix { $0 != "." }) ?? 0) }
+            if let newest { return FileManager.default.fileExists(atPath: "\(folder)/\(newest)/libstdc++.a") }
+        }
+    #endif
+    return false
 }()
 
 let package = Package(
@@ -72,18 +85,19 @@ let package = Package(
         // Linked by lld with each function in a section of its own and those start-up runs
         // placed first, in the order scripts/startup-order.sh recorded: a run touches a few
         // contiguous pages of code instead of pages all over the binary (issue #15's start-up
-        // and memory). Unsafe flags are allowed here: no other package builds this target.
+        // and memory); with libstdc++ linked in where its archive is (Linker/libstdc++.so).
+        // Unsafe flags are allowed here: no other package builds this target.
         .executableTarget(
             name: "haptics",
             dependencies: ["Haptics", "HapticsFormats", "CSystem"],
-            exclude: ["startup.order"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])],
             linkerSettings: [
                 .unsafeFlags(
                     [
-                        "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Sources/haptics/startup.order",
+                        "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Linker/startup.order",
                         "-Xlinker", "--no-warn-symbol-ordering",
-                    ] + (packsRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))
+                    ] + (packsRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
+                        + (hasStaticLibstdcxx ? ["-L\(packageRoot)/Linker"] : []))
             ]
         ),
         // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the functions the `haptics` binary runs when it starts and does its everyday jobs
 # (--version, list, validate, show, play), and writes their symbols to
-# Sources/haptics/startup.order, which the release link (lld's --symbol-ordering-file, see
+# Linker/startup.order, which the release link (lld's --symbol-ordering-file, see
 # Package.swift) uses to place them side by side at the front of the binary. A start-up then
 # faults in a few hundred kilobytes of contiguous code instead of pages scattered over 10 MB
 # (each fault maps 64 KB around it), which is most of `play`'s memory beyond aplay's.
@@ -38,5 +38,5 @@ done
 # Only the binary's own functions; those every run needs first, then by how many runs use them.
 nm --defined-only "$work/haptics" | awk '$2 ~ /^[TtWw]$/ {print $3}' | sort -u >"$work/defined"
 cat "$work"/functions.* | sort | uniq -c | awk '{print $1, $2}' | sort -k2,2 | join -1 2 -2 1 -o 1.1,1.2 - "$work/defined" |
-  sort -k1,1nr -k2,2 | cut -d' ' -f2 >Sources/haptics/startup.order
-echo "wrote Sources/haptics/startup.order ($(wc -l <Sources/haptics/startup.order) functions from ${#runs[@]} runs)"
+  sort -k1,1nr -k2,2 | cut -d' ' -f2 >Linker/startup.order
+echo "wrote Linker/startup.order ($(wc -l <Linker/startup.order) functions from ${#runs[@]} runs)"
