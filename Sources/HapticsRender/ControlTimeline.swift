@@ -76,9 +76,7 @@ struct ControlTimeline: Sendable {
 
     /// Sorts segments by start, keeping the given order among equal starts.
     mutating func finish() {
-        segments = segments.enumerated()
-            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
-            .map(\.element)
+        segments = stablySorted(segments, by: \.start)
     }
 
     /// The active element's value at `time` and when that element started, or nil before the

@@ -270,4 +270,26 @@ struct SynthesisTests {
         let late = render(HapticPattern(events: [base], parameters: [HapticDynamicParameter(.hapticReleaseTimeControl, 0.5, at: 0.6)]))
         #expect(late.elementsEqual(plain), "a release control set after the event's start changed it")
     }
+
+    @Test("events given out of time order render as if sorted, and of two controls at one time the later in the pattern wins")
+    func orderOfEventsAndControls() {
+        let events: [HapticEvent] = [
+            .transient(at: 0.3, intensity: 1, sharpness: 0.2), .continuous(at: 0.05, duration: 0.2, intensity: 0.7, sharpness: 0.6),
+            .transient(at: 0.1, intensity: 0.5, sharpness: 0.9), .transient(at: 0.3, intensity: 0.4, sharpness: 1),
+        ]
+        let sorted = events.enumerated().sorted { ($0.element.relativeTime, $0.offset) < ($1.element.relativeTime, $1.offset) }.map(\.element)
+        #expect(render(HapticPattern(events: events)).elementsEqual(render(HapticPattern(events: sorted))))
+
+        let event = HapticEvent.continuous(at: 0, duration: 0.5, intensity: 1, sharpness: 0.5)
+        func level(_ values: [Double]) -> Double {
+            // One listed first but starting later (after the measured span) makes them unsorted.
+            let parameters = [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.45)]
+                + values.map { HapticDynamicParameter(.hapticIntensityControl, $0, at: 0.1) }
+            return Signal.rms(render(HapticPattern(events: [event], parameters: parameters)), 9_600..<19_200)
+        }
+        let loud = level([1]), quiet = level([0.2])
+        #expect(quiet < loud * 0.1)
+        #expect(abs(level([0.2, 1]) - loud) < loud * 0.001, "the later of two controls at one time did not win")
+        #expect(abs(level([1, 0.2]) - quiet) < quiet * 0.001, "the later of two controls at one time did not win")
+    }
 }
