@@ -283,11 +283,13 @@ struct SynthesisTests {
         let event = HapticEvent.continuous(at: 0, duration: 0.5, intensity: 1, sharpness: 0.5)
         func level(_ values: [Double]) -> Double {
             // One listed first but starting later (after the measured span) makes them unsorted.
-            let parameters = [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.45)]
+            let parameters =
+                [HapticDynamicParameter(.hapticIntensityControl, 0.5, at: 0.45)]
                 + values.map { HapticDynamicParameter(.hapticIntensityControl, $0, at: 0.1) }
             return Signal.rms(render(HapticPattern(events: [event], parameters: parameters)), 9_600..<19_200)
         }
-        let loud = level([1]), quiet = level([0.2])
+        let loud = level([1])
+        let quiet = level([0.2])
         #expect(quiet < loud * 0.1)
         #expect(abs(level([0.2, 1]) - loud) < loud * 0.001, "the later of two controls at one time did not win")
         #expect(abs(level([1, 0.2]) - quiet) < quiet * 0.001, "the later of two controls at one time did not win")
