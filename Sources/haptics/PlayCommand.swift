@@ -161,10 +161,9 @@ struct PlayCommand: Command {
             audioLeftOut: rumble != nil
                 ? "(rumble motors play haptic events only)"
                 : hapticsOnly ? "(--haptics-only)" : nil)
-        // The player is made (its pattern compiled) before the device opens and started right
-        // after: the audio thread writes silence from the moment it runs, and whatever it has
-        // queued by the time the player starts is heard first (a 20 ms buffer's worth when
-        // compiling came in between).
+        // The player is made (its pattern compiled) before the device opens, which its start
+        // does (below): whatever the audio thread queues before the player's start is heard
+        // first (a 20 ms buffer's worth of silence when compiling came in between).
         let engine: HapticEngine
         if let rumble {
             if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
@@ -193,19 +192,24 @@ struct PlayCommand: Command {
         } catch {
             throw CLIError.invalidInput("\(loaded.name): \(error)")
         }
-        do {
-            try engine.start()
-        } catch {
-            if rumble != nil { throw CLIError.deviceUnavailable(error.description) }
-            if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
-            try renderInstead(loaded, profile: profile, because: error)
-            return
-        }
+        // The player's start opens the device (an engine with auto-shutdown starts on a
+        // player's request), so the first period written holds the pattern rather than the
+        // silence an engine started first writes while the player's start is on its way:
+        // heard a period sooner, about when a new `paplay` is.
+        engine.isAutoShutdownEnabled = true
         do {
             try player.start()
         } catch {
-            engine.stop()
-            throw CLIError.invalidInput("\(loaded.name): \(error)")
+            switch error {
+            case .output, .rumble:
+                if rumble != nil { throw CLIError.deviceUnavailable(error.description) }
+                if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
+                try renderInstead(loaded, profile: profile, because: error)
+                return
+            default:
+                engine.stop()
+                throw CLIError.invalidInput("\(loaded.name): \(error)")
+            }
         }
         done.wait()
         let clipped = engine.clippedSamples

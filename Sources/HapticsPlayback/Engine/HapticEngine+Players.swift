@@ -101,18 +101,23 @@ extension HapticEngine {
         let slot = player.slot
         let frame = try frame(for: time)
         let (running, startsOnRequest) = state.withLock { ($0.running, $0.autoShutdown || $0.stoppedForIdleness) }
-        if !running {
-            guard startsOnRequest else { throw .engineNotRunning }
-            // Started without the idle countdown until this player's start is queued: a device
-            // that takes samples as fast as they come lets the audio thread render the whole
-            // timeout of silence before this thread gets to send it, and the engine stopped
-            // again at once (seen on a loaded machine).
-            try start(countingIdleness: false)
-        }
-        defer { if !running { resumeIdleCountdown() } }
+        if !running && !startsOnRequest { throw .engineNotRunning }
         let run = state.withLock { $0.players.begin(slot, player: player) }
+        let command = EngineCommand(frame: frame, slot: slot, action: .start(offset: offset, run: run))
         do {
-            try send(EngineCommand(frame: frame, slot: slot, action: .start(offset: offset, run: run)))
+            var queued = false
+            if !running {
+                // The start is queued before the audio thread runs, so the first period it
+                // renders holds this player's sound: a period sooner than behind the silence
+                // a thread already running writes first. And without the idle countdown until
+                // then: a device that takes samples as fast as they come let the thread render
+                // the whole timeout of silence before the start arrived, and the engine stopped
+                // again at once (seen on a loaded machine).
+                defer { resumeIdleCountdown() }
+                queued = try start(countingIdleness: false) { () throws(HapticError) in try self.send(command) }
+            }
+            // Running already, or another thread started it meanwhile.
+            if !queued { try send(command) }
         } catch {
             let released = state.withLock { $0.players.cancel(slot, run: run) }
             // Released outside the lock: the player's deinit takes it.

@@ -294,14 +294,18 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// ``start()``; with `countingIdleness` false the auto-shutdown countdown stays off until
-    /// ``resumeIdleCountdown()``, for a start on a player's request.
-    func start(countingIdleness: Bool) throws(HapticError) {
+    /// ``resumeIdleCountdown()``, for a start on a player's request. `prime`, when this call
+    /// starts the engine, runs just before the audio thread does (and its error is thrown once
+    /// the thread runs): what it queues is in the first period the thread renders. Returns
+    /// whether it ran (not when the engine was running already).
+    @discardableResult
+    func start(countingIdleness: Bool, prime: (() throws(HapticError) -> Void)? = nil) throws(HapticError) -> Bool {
         // One start or stop at a time: two racing starts would each open the device and run
         // an audio thread on the same render loop, and a start during a stop's fade-out would
         // re-arm the loop under the thread that is ending.
         lifecycle.lock()
         defer { lifecycle.unlock() }
-        if state.withLock({ $0.running }) { return }
+        if state.withLock({ $0.running }) { return false }
         if let stuck = state.withLock({ $0.stuckThread }) {
             guard stuck.wait(timeout: .now()) == .success else {
                 throw .output(
@@ -373,8 +377,12 @@ public final class HapticEngine: @unchecked Sendable {
             return recovering ? s.resetHandler : nil
         }
         clock.setRunning(true)
+        var primingError: HapticError?
+        do throws(HapticError) { try prime?() } catch { primingError = error }
         thread.start()
         if let reset { DispatchQueue.global().async { reset() } }
+        if let primingError { throw primingError }
+        return true
     }
 
     /// Fades the output out over 5 ms, lets the device play what it holds, closes it and
