@@ -49,7 +49,8 @@ extension HapticEngine {
                 handler?(.idleTimeout)
             }
         case .ended:
-            guard let error = loop.takeEndError() else { return }
+            // Recorded in the engine before the loop lets go of it (see `outputError`).
+            guard let error = loop.endErrorRecorded() else { return }
             let (handler, output) = state.withLock { s -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, OpenSink?) in
                 s.running = false
                 s.outputError = error
@@ -59,6 +60,7 @@ extension HapticEngine {
                 s.audioThreadDone = nil
                 return (s.stoppedHandler, output)
             }
+            _ = loop.takeEndError()
             output?.close()
             switch error {
             case .output(.deviceLost), .rumble(.deviceLost): handler?(.deviceLost)

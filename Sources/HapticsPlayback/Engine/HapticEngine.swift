@@ -267,7 +267,12 @@ public final class HapticEngine: @unchecked Sendable {
     public var currentTime: TimeInterval { clock.time }
 
     /// The error that ended the audio thread, if the output failed.
-    public var outputError: HapticError? { state.withLock { $0.outputError } }
+    public var outputError: HapticError? {
+        // The loop's record first: the notification thread copies it here before taking it,
+        // so between the two reads one of them holds it.
+        if let recorded = state.withLock({ $0.loop })?.endErrorRecorded() { return recorded }
+        return state.withLock { $0.outputError }
+    }
 
     /// Samples clipped at the output so far.
     public var clippedSamples: Int { state.withLock { $0.loop?.clippedSamples ?? 0 } }
@@ -356,8 +361,10 @@ public final class HapticEngine: @unchecked Sendable {
             case .audio(let output): error = Self.runAudioThread(loop: loop, output: output, clock: clock).map { .output($0) }
             case .rumble(let output): error = Self.runRumbleThread(loop: loop, output: output.base, clock: clock, gain: gain).map { .rumble($0) }
             }
-            loop.stopAllPlayers()
+            // The error first: a player's completion, which the stop below posts, may lead its
+            // handler to ask for `outputError` before the notification thread takes the end.
             loop.setEndError(error)
+            loop.stopAllPlayers()
             clock.setRunning(false)
             // Last: once `done` is signalled a stopped engine may take the loop's commands
             // itself, posting events, and the event queue takes one producer at a time.

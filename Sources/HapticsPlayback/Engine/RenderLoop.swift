@@ -146,6 +146,9 @@ final class RenderLoop: @unchecked Sendable {
     /// Records why the audio thread ended (called once, as it ends).
     func setEndError(_ error: HapticError?) { endError.withLock { $0 = error } }
 
+    /// The error that ended the audio thread, if any, left in place.
+    func endErrorRecorded() -> HapticError? { endError.withLock { $0 } }
+
     /// Takes the error that ended the audio thread, if any.
     func takeEndError() -> HapticError? {
         endError.withLock { e in
