@@ -306,7 +306,7 @@ struct AudioVoice {
     /// and sets linear ramps across it.
     private mutating func beginTick(synth: PatternSynth) {
         let length = synth.tickFrames
-        tickEndTime += Double(length) * synth.rate / synth.sampleRate
+        tickEndTime += synth.tickSeconds
         let time = eventTime + tickEndTime
         let volume = HapticControl.volume.apply(synth.control(.volume, at: time), to: baseVolume)
         let pan = HapticControl.pan.apply(synth.control(.pan, at: time), to: basePan)

@@ -56,6 +56,9 @@ struct ControlTimeline: Sendable {
     private(set) var segments: [Segment] = []
     private(set) var times: [Double] = []
     private(set) var values: [Double] = []
+    /// For each point, the slope to the next point of its element (0 for the last): reading
+    /// multiplies by it where it divided by the span, a wait on every tick of every voice.
+    private(set) var slopes: [Double] = []
 
     var isEmpty: Bool { segments.isEmpty }
 
@@ -63,14 +66,21 @@ struct ControlTimeline: Sendable {
         segments.append(Segment(start: time, firstPoint: times.count, pointCount: 1))
         times.append(time)
         values.append(value)
+        slopes.append(0)
     }
 
     mutating func addCurve(at start: Double, points: [HapticParameterCurve.ControlPoint]) {
         guard !points.isEmpty else { return }
         segments.append(Segment(start: start, firstPoint: times.count, pointCount: points.count))
+        let first = times.count
         for point in points.sorted(by: { $0.relativeTime < $1.relativeTime }) {
             times.append(start + point.relativeTime)
             values.append(point.value)
+        }
+        for i in first..<times.count {
+            // Points at one time (a jump) are never read between: the later one holds.
+            let span = i + 1 < times.count ? times[i + 1] - times[i] : 0
+            slopes.append(span > 0 ? (values[i + 1] - values[i]) / span : 0)
         }
     }
 
@@ -120,7 +130,9 @@ struct ControlTimeline: Sendable {
             let segment = segments[found]
             let value = times.withUnsafeBufferPointer { times in
                 values.withUnsafeBufferPointer { values in
-                    Self.interpolate(times: times, values: values, first: segment.firstPoint, count: segment.pointCount, at: time)
+                    slopes.withUnsafeBufferPointer { slopes in
+                        Self.interpolate(times: times, values: values, slopes: slopes, first: segment.firstPoint, count: segment.pointCount, at: time)
+                    }
                 }
             }
             return (value, segment.start)
@@ -129,14 +141,15 @@ struct ControlTimeline: Sendable {
 
     /// Linear interpolation over sorted points, holding the ends.
     @inline(__always)
-    static func interpolate(times: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>, first: Int, count: Int, at time: Double) -> Double {
+    static func interpolate(
+        times: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>, slopes: UnsafeBufferPointer<Double>, first: Int, count: Int, at time: Double
+    ) -> Double {
         if count == 1 || time <= times[first] { return values[first] }
         let last = first + count - 1
         if time >= times[last] { return values[last] }
+        // times[i] ≤ time < times[i + 1]: a span greater than zero.
         var i = first
         while times[i + 1] <= time { i += 1 }
-        let span = times[i + 1] - times[i]
-        guard span > 0 else { return values[i + 1] }
-        return values[i] + (values[i + 1] - values[i]) * (time - times[i]) / span
+        return values[i] + slopes[i] * (time - times[i])
     }
 }

@@ -198,11 +198,11 @@ public final class HapticRenderer {
             path: path, sampleRate: sampleRate, channelCount: channelCount,
             format: format, frameCount: totalFrames - renderedFrames)
         if totalFrames - renderedFrames >= Self.pipelineSeconds * sampleRate {
-            // Long renders synthesise on a second core while this thread converts and writes.
+            // Long renders synthesise and convert on a second core while this thread writes.
             var written = renderedFrames
-            try RenderPipeline(renderer: self).run { (block) throws(WAVError) in
-                try writer.write(block)
-                written += block.count / channelCount
+            try RenderPipeline(renderer: self, format: format).run { (bytes, frames) throws(WAVError) in
+                try writer.write(encoded: bytes, frames: frames)
+                written += frames
                 progress?(written)
             }
         } else {

@@ -25,7 +25,12 @@ package final class PatternSynth {
     private var anchorTime = 0.0
     /// Read by every voice on every control tick: a dynamically checked access there cost
     /// as much as the tick's arithmetic. Only the synth's owner, on one thread, changes it.
-    @exclusivity(unchecked) package private(set) var rate = 1.0
+    @exclusivity(unchecked) package private(set) var rate = 1.0 {
+        didSet { tickSeconds = Double(tickFrames) * rate / sampleRate }
+    }
+    /// Pattern seconds a control tick covers at ``rate``: `tickFrames · rate / sampleRate`,
+    /// which every voice adds on every tick, kept here so that none divides for it.
+    @exclusivity(unchecked) private(set) var tickSeconds: Double
     /// Whether pattern time advances (a paused pattern holds its time; voices keep sounding
     /// out only while fading).
     package private(set) var isPaused = false
@@ -58,6 +63,10 @@ package final class PatternSynth {
     /// Samples per control tick (about 1 ms): the grid on which continuous voices update
     /// amplitude and frequency, ramping linearly in between so no change clicks.
     let tickFrames: Int
+    /// `1 / tickFrames`, and the carrier's step per sample per hertz (`2π / sampleRate`):
+    /// multiplying by them is what every tick of every voice would otherwise divide by.
+    let tickReciprocal: Double
+    let radiansPerHertz: Double
     /// Frames over which a voice fades when cut (restart, seek, stop).
     let cutFrames: Int
 
@@ -77,6 +86,9 @@ package final class PatternSynth {
         self.profile = profile
         self.sampleRate = sampleRate
         tickFrames = max(1, Int((sampleRate / 1000).rounded()))
+        tickReciprocal = 1 / Double(tickFrames)
+        radiansPerHertz = 2 * Double.pi / sampleRate
+        tickSeconds = Double(tickFrames) / sampleRate
         naturalLoopEnd = max(pattern.duration, pattern.soundingEnd(profile: profile), 0.001)
         cutFrames = max(1, Int((sampleRate * 0.002).rounded()))
         controlHints = .allocate(capacity: HapticControl.allCases.count)

@@ -7,12 +7,13 @@ import Glibc
 ///
 /// Sines come from rotating a (sin, cos) pair rather than calling `sin` per sample: four
 /// multiplies instead of a libm call is what lets rendering run thousands of times faster
-/// than real time. The pair is renormalised every tick so it cannot drift. Four such pairs,
-/// a sample apart and rotated four samples at a time, keep the processor busy where a single
-/// pair would wait on its own previous multiply. The four pairs rotate in `Float`, four to a
-/// register (twice the work of a `Double` register): within a tick of 48 rotations their error
-/// stays near 10⁻⁶, under a 16-bit sample's step; each tick restarts them from `Double`. They
-/// start a hair inside the unit circle (``headroom``), so that a full-scale sine is never
+/// than real time. The pair is renormalised every tick so it cannot drift. Eight such pairs
+/// (``Lanes``), a sample apart and rotated eight samples at a time, keep the processor busy
+/// where a single pair would wait on its own previous multiply: each rotation is a multiply
+/// and an add long, and with four pairs the loop still waited on it. The pairs rotate in
+/// `Float`, four to a register (twice the work of a `Double` register): within a tick their
+/// error stays near 10⁻⁶, under a 16-bit sample's step; each tick restarts them from `Double`.
+/// They start a hair inside the unit circle (``headroom``), so that a full-scale sine is never
 /// pushed past ±1 by that error and counted as clipped.
 struct Voice {
     var isTransient = false
@@ -55,32 +56,39 @@ struct Voice {
     var tickLength = 0
     /// This tick ramps to zero and then the voice ends.
     var finishing = false
-    /// A continuous carrier runs in groups of four samples: sin and cos at tick positions
-    /// `groupStart … groupStart + 3` (a multiple of 4, counted from the tick's start), and the
-    /// rotation by four samples. Four independent rotations a step, instead of one long chain
+    /// A continuous carrier runs in groups of eight samples: sin and cos at tick positions
+    /// `groupStart … groupStart + 7` (a multiple of 8, counted from the tick's start), and the
+    /// rotation by eight samples. Eight independent rotations a step, instead of one long chain
     /// of dependent multiplies, is what lets the loop run at the processor's throughput. The
     /// state depends only on the position within the tick, so the output still does not
     /// depend on how the caller splits time into blocks.
-    var groupSin = SIMD4<Float>(repeating: 0)
-    var groupCos = SIMD4<Float>(repeating: 1)
+    var groupSin = Lanes(repeating: 0)
+    var groupCos = Lanes(repeating: 1)
     var groupStart = 0
     var groupRotSin: Float = 0, groupRotCos: Float = 1
     /// The carrier's angular step per sample and its sin and cos, kept while the frequency
     /// holds (two libm calls a tick otherwise).
     var omega = Double.nan
+    /// The carrier's rotations by two and four samples, kept with `omega`.
+    var rotation2 = (sin: 0.0, cos: 1.0)
+    var rotation4 = (sin: 0.0, cos: 1.0)
     /// A transient runs its carrier (the same group fields, positions counted from the
     /// segment's start) and its envelope oscillator the same way, regrouped at each of its two
     /// segments (attack, fall).
-    var envGroupSin = SIMD4<Float>(repeating: 0)
-    var envGroupCos = SIMD4<Float>(repeating: 1)
+    var envGroupSin = Lanes(repeating: 0)
+    var envGroupCos = Lanes(repeating: 1)
     var envGroupRotSin: Float = 0, envGroupRotCos: Float = 1
     /// The transient is past its attack.
     var falling = false
 
     init() {}
 
-    /// The carriers' radius: 1 − 2⁻¹⁸ (−0.00003 dB), above the largest growth of 12 rotations
-    /// in `Float` (3.6·10⁻⁶; measured, under 4·10⁻⁷).
+    /// The carriers' groups: eight samples, two registers of four on any x86-64.
+    typealias Lanes = SIMD8<Float>
+    static let width = Lanes.scalarCount
+
+    /// The carriers' radius: 1 − 2⁻¹⁸ (−0.00003 dB), above the largest growth of a tick's six
+    /// eight-sample rotations in `Float` (under 2·10⁻⁶ in theory; measured, under 4·10⁻⁷).
     static let headroom = 1 - 0x1p-18
 
     /// A transient burst (see ``TransientShape``) starting `delay` frames into the block.
@@ -173,50 +181,65 @@ struct Voice {
         return false
     }
 
-    /// Starts the carrier and envelope groups at the current frame: four single-sample
-    /// rotations, then the four-sample rotations.
+    /// Starts the carrier and envelope groups at the current frame, and their rotations by a
+    /// group.
     private mutating func startTransientGroups(sin s0: Double, cos c0: Double) {
-        var s = s0
-        var c = c0
-        var es = envSin
-        var ec = envCos
-        let rs = rotSin
-        let rc = rotCos
-        let ers = envRotSin
-        let erc = envRotCos
-        for l in 0..<4 {
-            groupSin[l] = Float(s)
-            groupCos[l] = Float(c)
-            envGroupSin[l] = Float(es)
-            envGroupCos[l] = Float(ec)
-            (s, c) = (s * rc + c * rs, c * rc - s * rs)
-            (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
-        }
-        let rotation = Self.fourfold(sin: rs, cos: rc)
-        (groupRotSin, groupRotCos) = (Float(rotation.sin), Float(rotation.cos))
-        let envelopeRotation = Self.fourfold(sin: ers, cos: erc)
-        (envGroupRotSin, envGroupRotCos) = (Float(envelopeRotation.sin), Float(envelopeRotation.cos))
+        let one = (sin: rotSin, cos: rotCos)
+        let two = Self.doubled(one)
+        let four = Self.doubled(two)
+        (groupSin, groupCos) = Self.lanes(sin: s0, cos: c0, one: one, two: two, four: four)
+        let eight = Self.doubled(four)
+        (groupRotSin, groupRotCos) = (Float(eight.sin), Float(eight.cos))
+        let envelopeOne = (sin: envRotSin, cos: envRotCos)
+        let envelopeTwo = Self.doubled(envelopeOne)
+        let envelopeFour = Self.doubled(envelopeTwo)
+        (envGroupSin, envGroupCos) = Self.lanes(sin: envSin, cos: envCos, one: envelopeOne, two: envelopeTwo, four: envelopeFour)
+        let envelopeEight = Self.doubled(envelopeFour)
+        (envGroupRotSin, envGroupRotCos) = (Float(envelopeEight.sin), Float(envelopeEight.cos))
         groupStart = frameIndex
     }
 
+    /// sin and cos at a group's eight samples, from those at its first and the rotations by
+    /// one, two and four samples: three rotations deep (sample 0 gives 1, 2 and 4; they give
+    /// 3, 5 and 6; 3 gives 7) where turning sample by sample waited on seven in a row.
+    @inline(__always)
+    static func lanes(
+        sin s0: Double, cos c0: Double, one: (sin: Double, cos: Double), two: (sin: Double, cos: Double), four: (sin: Double, cos: Double)
+    ) -> (sin: Lanes, cos: Lanes) {
+        func turn(_ p: (sin: Double, cos: Double), by r: (sin: Double, cos: Double)) -> (sin: Double, cos: Double) {
+            (p.sin * r.cos + p.cos * r.sin, p.cos * r.cos - p.sin * r.sin)
+        }
+        let p0 = (sin: s0, cos: c0)
+        let p1 = turn(p0, by: one)
+        let p2 = turn(p0, by: two)
+        let p4 = turn(p0, by: four)
+        let p3 = turn(p1, by: two)
+        let p5 = turn(p1, by: four)
+        let p6 = turn(p2, by: four)
+        let p7 = turn(p3, by: four)
+        return (
+            Lanes(Float(p0.sin), Float(p1.sin), Float(p2.sin), Float(p3.sin), Float(p4.sin), Float(p5.sin), Float(p6.sin), Float(p7.sin)),
+            Lanes(Float(p0.cos), Float(p1.cos), Float(p2.cos), Float(p3.cos), Float(p4.cos), Float(p5.cos), Float(p6.cos), Float(p7.cos))
+        )
+    }
+
     /// sin and cos of a carrier's step per sample. Steps are small (2π·300 Hz / 48 kHz is
-    /// 0.04), where seven terms of the Taylor series are exact to the last bit; libm's pair
-    /// cost a sweeping voice over 100 instructions a control tick.
+    /// 0.04), where seven terms of the Taylor series are within an ulp or two; libm's pair cost
+    /// a sweeping voice over 100 instructions a control tick, and the series written with
+    /// divisions (by 6, 20, …) still cost half as much: its coefficients are constants here.
     @inline(__always)
     static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         guard abs(x) < 0.1 else { return (sin(x), cos(x)) }
         let x2 = x * x
-        let s = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 * (1 - x2 / 110 * (1 - x2 / 156))))))
-        let c = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56 * (1 - x2 / 90 * (1 - x2 / 132)))))
+        let s = x + x * x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362_880 + x2 * (-1.0 / 39_916_800 + x2 * (1.0 / 6_227_020_800))))))
+        let c = 1 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320 + x2 * (-1.0 / 3_628_800 + x2 * (1.0 / 479_001_600))))))
         return (s, c)
     }
 
-    /// sin and cos of 4θ from those of θ (two doublings).
+    /// sin and cos of 2θ from those of θ.
     @inline(__always)
-    static func fourfold(sin s: Double, cos c: Double) -> (sin: Double, cos: Double) {
-        let s2 = 2 * s * c
-        let c2 = c * c - s * s
-        return (2 * s2 * c2, c2 * c2 - s2 * s2)
+    static func doubled(_ r: (sin: Double, cos: Double)) -> (sin: Double, cos: Double) {
+        (2 * r.sin * r.cos, r.cos * r.cos - r.sin * r.sin)
     }
 
     /// Adds `count` samples of the current segment (not past its end): whole groups without a
@@ -230,7 +253,7 @@ struct Voice {
         let sign: Float = falling ? 1 : -1
         let peak = Float(self.peak * Self.headroom)
         while k < stop {
-            if !cut && k == groupStart && stop - k >= 4 {
+            if !cut && k == groupStart && stop - k >= Self.width {
                 var s = groupSin
                 var c = groupCos
                 var es = envGroupSin
@@ -239,14 +262,14 @@ struct Voice {
                 let rc = groupRotCos
                 let ers = envGroupRotSin
                 let erc = envGroupRotCos
-                while stop - k >= 4 {
+                while stop - k >= Self.width {
                     let v = peak * (0.5 * (1 + sign * ec)) * s
-                    let sum = UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self) + v
-                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
+                    let sum = UnsafeRawPointer(out).loadUnaligned(as: Lanes.self) + v
+                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: Lanes.self)
                     (s, c) = (s * rc + c * rs, c * rc - s * rs)
                     (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
-                    k += 4
-                    out += 4
+                    k += Self.width
+                    out += Self.width
                 }
                 groupSin = s
                 groupCos = c
@@ -263,13 +286,13 @@ struct Voice {
                 out[0] += sample
                 out += 1
                 k += 1
-                if k - groupStart == 4 {
+                if k - groupStart == Self.width {
                     (groupSin, groupCos) = (groupSin * groupRotCos + groupCos * groupRotSin, groupCos * groupRotCos - groupSin * groupRotSin)
                     (envGroupSin, envGroupCos) = (
                         envGroupSin * envGroupRotCos + envGroupCos * envGroupRotSin,
                         envGroupCos * envGroupRotCos - envGroupSin * envGroupRotSin
                     )
-                    groupStart += 4
+                    groupStart += Self.width
                 }
             }
         }
@@ -308,22 +331,22 @@ struct Voice {
         let base = Float(tickStart)
         let step = Float(tickStep)
         while k < stop {
-            if k == groupStart && stop - k >= 4 {
+            if k == groupStart && stop - k >= Self.width {
                 // Whole groups: no test per sample.
-                let base4 = SIMD4<Float>(repeating: base)
-                let step4 = SIMD4<Float>(repeating: step)
-                let lanes = SIMD4<Float>(1, 2, 3, 4)
+                let base4 = Lanes(repeating: base)
+                let step4 = Lanes(repeating: step)
+                let lanes = Lanes(1, 2, 3, 4, 5, 6, 7, 8)
                 var s = groupSin
                 var c = groupCos
                 let rs = groupRotSin
                 let rc = groupRotCos
-                while stop - k >= 4 {
-                    let v = (base4 + step4 * (SIMD4<Float>(repeating: Float(k)) + lanes)) * s
-                    let sum = UnsafeRawPointer(out).loadUnaligned(as: SIMD4<Float>.self) + v
-                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: SIMD4<Float>.self)
+                while stop - k >= Self.width {
+                    let v = (base4 + step4 * (Lanes(repeating: Float(k)) + lanes)) * s
+                    let sum = UnsafeRawPointer(out).loadUnaligned(as: Lanes.self) + v
+                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: Lanes.self)
                     (s, c) = (s * rc + c * rs, c * rc - s * rs)
-                    k += 4
-                    out += 4
+                    k += Self.width
+                    out += Self.width
                 }
                 groupSin = s
                 groupCos = c
@@ -332,7 +355,7 @@ struct Voice {
                 out[0] += (base + step * Float(k + 1)) * groupSin[k - groupStart]
                 out += 1
                 k += 1
-                if k - groupStart == 4 { advanceGroup() }
+                if k - groupStart == Self.width { advanceGroup() }
             }
         }
         tickIndex = stop
@@ -348,7 +371,7 @@ struct Voice {
             let amplitude = base + step * Double(k + 1)
             let fade = Double(max(0, cutRemaining - i)) / total
             output[i] += Float(amplitude * fade * Double(groupSin[k - groupStart]))
-            if k + 1 - groupStart == 4 { advanceGroup() }
+            if k + 1 - groupStart == Self.width { advanceGroup() }
         }
         tickIndex += count
     }
@@ -358,7 +381,7 @@ struct Voice {
         let rs = groupRotSin
         let rc = groupRotCos
         (groupSin, groupCos) = (groupSin * rc + groupCos * rs, groupCos * rc - groupSin * rs)
-        groupStart += 4
+        groupStart += Self.width
     }
 
     /// Starts a control tick: evaluates envelope, intensity and sharpness at its end, and sets
@@ -366,7 +389,7 @@ struct Voice {
     private mutating func beginTick(synth: PatternSynth, blockOffset: Int) {
         let length = synth.tickFrames
         tickStart = tickTarget
-        tickEndTime += Double(length) * synth.rate / synth.sampleRate
+        tickEndTime += synth.tickSeconds
         let time = eventTime + tickEndTime
         let intensity = HapticControl.intensity.apply(synth.control(.intensity, at: time), to: baseIntensity)
         sharpness = HapticControl.sharpness.apply(synth.control(.sharpness, at: time), to: baseSharpness)
@@ -376,29 +399,27 @@ struct Voice {
         } else {
             tickTarget = synth.profile.amplitude(intensity: intensity) * envelope.level(at: tickEndTime)
         }
-        tickStep = (tickTarget - tickStart) / Double(length)
-        let omega = 2 * Double.pi * synth.profile.frequency(sharpness: sharpness) / synth.sampleRate
+        tickStep = (tickTarget - tickStart) * synth.tickReciprocal
+        let omega = synth.radiansPerHertz * synth.profile.frequency(sharpness: sharpness)
         if omega != self.omega {
             self.omega = omega
             (rotSin, rotCos) = Self.sinCos(omega)
+            rotation2 = Self.doubled((rotSin, rotCos))
+            rotation4 = Self.doubled(rotation2)
+            let eight = Self.doubled(rotation4)
+            (groupRotSin, groupRotCos) = (Float(eight.sin), Float(eight.cos))
         }
-        let rs = rotSin
-        let rc = rotCos
         // The carrier where the last tick ended, brought back to the headroom radius so it
-        // cannot drift; its first four samples by single-sample rotations, then groups of four
-        // by the four-sample one.
+        // cannot drift; its first group of eight samples, then groups of eight by the
+        // eight-sample rotation.
         var s = Double(groupSin[tickIndex - groupStart])
         var c = Double(groupCos[tickIndex - groupStart])
-        let norm = Self.headroom / (s * s + c * c).squareRoot()
+        // headroom / √(s² + c²) by one Newton step from 1: the radius is within 10⁻⁶ of the
+        // headroom, so the step's error (under 10⁻¹²) is far below Float's, without a division.
+        let norm = 1.5 - 0.5 / (Self.headroom * Self.headroom) * (s * s + c * c)
         s *= norm
         c *= norm
-        for l in 0..<4 {
-            groupSin[l] = Float(s)
-            groupCos[l] = Float(c)
-            (s, c) = (s * rc + c * rs, c * rc - s * rs)
-        }
-        let rotation = Self.fourfold(sin: rs, cos: rc)
-        (groupRotSin, groupRotCos) = (Float(rotation.sin), Float(rotation.cos))
+        (groupSin, groupCos) = Self.lanes(sin: s, cos: c, one: (rotSin, rotCos), two: rotation2, four: rotation4)
         groupStart = 0
         tickLength = length
         tickIndex = 0

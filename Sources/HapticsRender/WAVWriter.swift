@@ -148,11 +148,7 @@ package final class WAVWriter {
     /// Appends interleaved frames.
     package func write(_ samples: UnsafeBufferPointer<Float>) throws(WAVError) {
         let frames = samples.count / channelCount
-        if !isRF64, Self.riffSize(frames: framesWritten + frames, channelCount: channelCount, format: format, rf64: false) > riffLimit {
-            file.discard()
-            finished = true
-            throw .writeFailed(path: path, reason: "more frames arrived than a RIFF header can describe; declare them up front to get RF64")
-        }
+        try checkRoom(for: frames)
         var index = 0
         let bytesPerSample = format.bytesPerSample
         while index < samples.count {
@@ -168,6 +164,29 @@ package final class WAVWriter {
         }
         framesWritten += frames
         if pending >= 48 * 1024 { try flushBuffer() }
+    }
+
+    /// Appends `frames` frames already in the file's sample format (little-endian,
+    /// interleaved), as ``RenderPipeline`` hands them over: written as they are, without a copy.
+    package func write(encoded bytes: UnsafeRawBufferPointer, frames: Int) throws(WAVError) {
+        precondition(bytes.count == frames * channelCount * format.bytesPerSample, "whole frames in the file's format")
+        try checkRoom(for: frames)
+        if pending > 0 { try flushBuffer() }
+        do {
+            try file.write(bytes)
+        } catch {
+            throw WAVError(error, path: path)
+        }
+        framesWritten += frames
+    }
+
+    /// Fails, discarding the file, when `frames` more frames would not fit a RIFF header.
+    private func checkRoom(for frames: Int) throws(WAVError) {
+        if !isRF64, Self.riffSize(frames: framesWritten + frames, channelCount: channelCount, format: format, rf64: false) > riffLimit {
+            file.discard()
+            finished = true
+            throw .writeFailed(path: path, reason: "more frames arrived than a RIFF header can describe; declare them up front to get RF64")
+        }
     }
 
     private func flushBuffer() throws(WAVError) {

@@ -17,16 +17,29 @@ struct RenderPipelineTests {
     }()
     let playback = HapticRenderer.Playback(count: 10)
 
-    @Test("blocks reach the consumer in order, equal to rendering them in turn")
-    func sameBlocksInOrder() throws {
+    @Test("blocks reach the consumer in order, encoded, equal to rendering them in turn", arguments: [SampleFormat.s16, .f32])
+    func sameBlocksInOrder(format: SampleFormat) throws {
         let expected = HapticRenderer.render(pattern, profile: .dualsense, playback: playback).samples
-        var received: [Float] = []
-        try RenderPipeline(renderer: HapticRenderer(pattern: pattern, profile: .dualsense, playback: playback)).run { (block) throws(WAVError) in
-            #expect(block.count % 4 == 0, "whole frames of 4 channels")
-            received.append(contentsOf: block)
+        var received: [UInt8] = []
+        var frames = 0
+        try RenderPipeline(renderer: HapticRenderer(pattern: pattern, profile: .dualsense, playback: playback), format: format).run {
+            (bytes, count) throws(WAVError) in
+            #expect(bytes.count == count * 4 * format.bytesPerSample, "whole frames of 4 channels")
+            received.append(contentsOf: bytes)
+            frames += count
         }
-        #expect(received.count == expected.count)
-        #expect(received == expected)
+        #expect(frames * 4 == expected.count)
+        #expect(received == Self.encoded(expected, as: format))
+    }
+
+    /// Samples as a file of `format` holds them.
+    static func encoded(_ samples: [Float], as format: SampleFormat) -> [UInt8] {
+        samples.flatMap { sample -> [UInt8] in
+            switch format {
+            case .s16: return withUnsafeBytes(of: int16Sample(sample).littleEndian) { Array($0) }
+            case .f32: return withUnsafeBytes(of: sample.bitPattern.littleEndian) { Array($0) }
+            }
+        }
     }
 
     @Test("a consumer that throws gets its error back, and the rendering thread has stopped by then")
@@ -34,7 +47,7 @@ struct RenderPipelineTests {
         let renderer = HapticRenderer(pattern: pattern, playback: playback)
         var blocks = 0
         let error = try #require(throws: WAVError.self) {
-            try RenderPipeline(renderer: renderer).run { (_) throws(WAVError) in
+            try RenderPipeline(renderer: renderer, format: .s16).run { (_, _) throws(WAVError) in
                 blocks += 1
                 if blocks == 3 { throw WAVError.writeFailed(path: "test", reason: "stop") }
             }
@@ -56,13 +69,7 @@ struct RenderPipelineTests {
         var reported: [Int] = []
         let statistics = try HapticRenderer(pattern: pattern, playback: playback).writeWAV(to: path, format: format) { reported.append($0) }
         let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
-        let expected: [UInt8] = signal.samples.flatMap { sample -> [UInt8] in
-            switch format {
-            case .s16: return withUnsafeBytes(of: int16Sample(sample).littleEndian) { Array($0) }
-            case .f32: return withUnsafeBytes(of: sample.bitPattern.littleEndian) { Array($0) }
-            }
-        }
-        #expect(wav.data == expected)
+        #expect(wav.data == Self.encoded(signal.samples, as: format))
         #expect(statistics.frames == signal.frameCount)
         #expect(statistics.peak == signal.statistics.peak)
         #expect(reported == reported.sorted() && reported.last == signal.frameCount, "progress rises to the last frame")

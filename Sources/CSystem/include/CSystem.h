@@ -15,4 +15,14 @@ int haptics_semaphore_wait(sem_t *semaphore, long nanoseconds);
 /// and its `CVarArg` route costs each process a conformance scan on first use.
 int haptics_format_fixed(char *buffer, size_t size, int decimals, double value);
 
+/// Whether this processor and system run AVX2 code (checked with cpuid and xgetbv); always 0
+/// off x86-64.
+int haptics_has_avx2(void);
+
+/// Converts the first samples of `source` to little-endian 16-bit samples at `destination`
+/// (unaligned), exactly as Swift's int16Sample does, eight at a time with AVX2; returns how many
+/// it converted (a multiple of 8; the rest is the caller's). Converts nothing where
+/// haptics_has_avx2() is 0. Never locks or allocates: fit for the audio thread.
+size_t haptics_convert_int16_avx2(const float *source, size_t count, void *destination);
+
 #endif

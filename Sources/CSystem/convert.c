@@ -1,0 +1,72 @@
+// Float → 16-bit conversion with eight samples a step, for processors that have AVX2 (nearly
+// every x86-64 since 2013). Swift cannot compile one function for a newer instruction set than
+// the rest of the binary; C can, and the binary stays runnable on any x86-64: without AVX2 the
+// function converts nothing and the caller's portable path does it all.
+#include "CSystem.h"
+
+#include <stdint.h>
+#include <string.h>
+
+// The operations are those of int16Sample in Swift, one by one, in float: a fused
+// multiply-add would round differently from its two steps.
+#pragma clang fp contract(off)
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+static int avx2;
+
+// Decided once at load, so that a call from the audio thread never takes a lock to find out.
+__attribute__((constructor)) static void haptics_detect_avx2(void) { avx2 = haptics_has_avx2(); }
+
+int haptics_has_avx2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    // The processor has AVX and the system saves its registers on a task switch (OSXSAVE,
+    // then XCR0's SSE and AVX state bits).
+    if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
+    unsigned lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6) return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b & bit_AVX2) != 0;
+}
+
+__attribute__((target("avx2"))) static size_t convert_avx2(const float *source, size_t count, void *destination) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 minusOne = _mm256_set1_ps(-1.0f);
+    const __m256 scale = _mm256_set1_ps(32767.0f);
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 minusHalf = _mm256_set1_ps(-0.5f);
+    const __m256 zero = _mm256_setzero_ps();
+    uint8_t *out = destination;
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256 x = _mm256_loadu_ps(source + i);
+        // NaN → 0, then clip to ±1 (both operands ordered now, so min and max are exact).
+        x = _mm256_and_ps(x, _mm256_cmp_ps(x, x, _CMP_ORD_Q));
+        x = _mm256_min_ps(_mm256_max_ps(x, minusOne), one);
+        __m256 scaled = _mm256_mul_ps(x, scale);
+        // +½ where scaled ≥ 0 (−0 included), −½ elsewhere; then truncation toward zero.
+        __m256 offset = _mm256_blendv_ps(minusHalf, half, _mm256_cmp_ps(scaled, zero, _CMP_GE_OQ));
+        __m256i n = _mm256_cvttps_epi32(_mm256_add_ps(scaled, offset));
+        __m128i packed = _mm_packs_epi32(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1));
+        _mm_storeu_si128((__m128i *)(out + 2 * i), packed);
+    }
+    return i;
+}
+
+size_t haptics_convert_int16_avx2(const float *source, size_t count, void *destination) {
+    return avx2 ? convert_avx2(source, count, destination) : 0;
+}
+#else
+int haptics_has_avx2(void) { return 0; }
+
+size_t haptics_convert_int16_avx2(const float *source, size_t count, void *destination) {
+    (void)source;
+    (void)count;
+    (void)destination;
+    return 0;
+}
+#endif
