@@ -69,9 +69,11 @@ struct Voice {
     /// The carrier's angular step per sample and its sin and cos, kept while the frequency
     /// holds (two libm calls a tick otherwise).
     var omega = Double.nan
-    /// The carrier's rotations by two and four samples, kept with `omega`.
-    var rotation2 = (sin: 0.0, cos: 1.0)
-    var rotation4 = (sin: 0.0, cos: 1.0)
+    /// sin and cos of the carrier's rotation by 0…7 samples, kept with `omega`: a tick sets
+    /// its first group from them in four vector multiplies, where turning each lane in
+    /// `Double` was a quarter of a tick's work.
+    var laneSin = Lanes(repeating: 0)
+    var laneCos = Lanes(repeating: 1)
     /// A transient runs its carrier (the same group fields, positions counted from the
     /// segment's start) and its envelope oscillator the same way, regrouped at each of its two
     /// segments (attack, fall).
@@ -404,22 +406,23 @@ struct Voice {
         if omega != self.omega {
             self.omega = omega
             (rotSin, rotCos) = Self.sinCos(omega)
-            rotation2 = Self.doubled((rotSin, rotCos))
-            rotation4 = Self.doubled(rotation2)
-            let eight = Self.doubled(rotation4)
+            let two = Self.doubled((rotSin, rotCos))
+            let four = Self.doubled(two)
+            (laneSin, laneCos) = Self.lanes(sin: 0, cos: 1, one: (rotSin, rotCos), two: two, four: four)
+            let eight = Self.doubled(four)
             (groupRotSin, groupRotCos) = (Float(eight.sin), Float(eight.cos))
         }
         // The carrier where the last tick ended, brought back to the headroom radius so it
         // cannot drift; its first group of eight samples, then groups of eight by the
         // eight-sample rotation.
-        var s = Double(groupSin[tickIndex - groupStart])
-        var c = Double(groupCos[tickIndex - groupStart])
+        let s = Double(groupSin[tickIndex - groupStart])
+        let c = Double(groupCos[tickIndex - groupStart])
         // headroom / √(s² + c²) by one Newton step from 1: the radius is within 10⁻⁶ of the
         // headroom, so the step's error (under 10⁻¹²) is far below Float's, without a division.
         let norm = 1.5 - 0.5 / (Self.headroom * Self.headroom) * (s * s + c * c)
-        s *= norm
-        c *= norm
-        (groupSin, groupCos) = Self.lanes(sin: s, cos: c, one: (rotSin, rotCos), two: rotation2, four: rotation4)
+        let s0 = Lanes(repeating: Float(s * norm))
+        let c0 = Lanes(repeating: Float(c * norm))
+        (groupSin, groupCos) = (s0 * laneCos + c0 * laneSin, c0 * laneCos - s0 * laneSin)
         groupStart = 0
         tickLength = length
         tickIndex = 0
