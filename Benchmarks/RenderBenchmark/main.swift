@@ -116,27 +116,31 @@ struct ChildRun {
 }
 
 /// Runs `arguments` (absolute executable first) and waits for it, with its wall and CPU time.
-func spawn(_ arguments: [String]) -> ChildRun? {
+/// With `sampling`, its peak memory is sampled every millisecond (sox does not report its
+/// own); a child of ours reports its exact figure at the end and is left alone, since reading
+/// its /proc status a thousand times a second took CPU from its two threads on two cores.
+func spawn(_ arguments: [String], sampling: Bool = true) -> ChildRun? {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
     let start = now()
     let child = Child(arguments, standardOutput: pipeEnds[1])
     close(pipeEnds[1])
-    // The child's peak memory is sampled every millisecond until its output closes (sox does
-    // not report its own); a child of ours also reports its exact figure at the end.
     var output = Data()
     var chunk = [UInt8](repeating: 0, count: 4096)
     var peak = 0.0
     _ = fcntl(pipeEnds[0], F_SETFL, fcntl(pipeEnds[0], F_GETFL) | O_NONBLOCK)
     while true {
-        if let hwm = peakResidentKiB(pid: String(child.pid)) { peak = max(peak, hwm) }
+        if sampling, let hwm = peakResidentKiB(pid: String(child.pid)) { peak = max(peak, hwm) }
         let n = read(pipeEnds[0], &chunk, chunk.count)
         if n > 0 {
             output.append(contentsOf: chunk[..<n])
             continue
         }
         if n == 0 || errno != EAGAIN { break }
-        usleep(1000)
+        // Wakes as soon as output or the end arrives: a sleep here added up to a millisecond
+        // to every run's wall time.
+        var ready = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
+        _ = poll(&ready, 1, sampling ? 1 : -1)
     }
     close(pipeEnds[0])
     let fields = String(decoding: output, as: UTF8.self).split(separator: " ")
@@ -180,7 +184,7 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     let fastPath = fastFolder.map { "\($0)/haptics-render-benchmark-\(getpid()).wav" } ?? outputPath
     let soxPath = fastPath + ".sox.wav"
     func ours(_ sink: Sink, path: String, repetitions: Int = 1) -> ChildRun? {
-        spawn([me, "--child", sink.rawValue, String(minutes), path, String(repetitions)])
+        spawn([me, "--child", sink.rawValue, String(minutes), path, String(repetitions)], sampling: false)
     }
     print(
         String(

@@ -206,6 +206,66 @@ package final class AtomicFile {
         if let failure { throw failure }
     }
 
+    /// A writer of bytes at given offsets of this file, for another thread than the one
+    /// appending (the second part of a render written while the first is appended). Only for
+    /// a new file (``isReplacingFile``). It writes through its own descriptor, so that this
+    /// file closing on an error of its own cannot leave the other thread writing to a reused
+    /// descriptor; on its error, the owner discards the output.
+    package func positionalWriter() throws(FileWriteError) -> PositionalWriter {
+        precondition(temporaryPath != nil && !done, "only a new file being written")
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw fail(errno) }
+        return PositionalWriter(fd: copy, path: path)
+    }
+
+    /// Writes at offsets of an ``AtomicFile`` from another thread (see
+    /// ``AtomicFile/positionalWriter()``), starting the disk's writeback as appending does.
+    /// Used by one thread at a time; closes its descriptor when released, or at ``close()``.
+    package final class PositionalWriter: @unchecked Sendable {
+        private var fd: Int32
+        let path: String
+        private var pendingOffset = -1
+        private var pendingBytes = 0
+
+        fileprivate init(fd: Int32, path: String) {
+            self.fd = fd
+            self.path = path
+        }
+
+        deinit { close() }
+
+        /// Writes `bytes` at `offset`; writes that follow each other should continue where the
+        /// last one ended.
+        package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(FileWriteError) {
+            guard fd >= 0 else { throw FileWriteError(path: path, stage: .write, code: EBADF) }
+            guard let base = bytes.baseAddress else { return }
+            var done = 0
+            while done < bytes.count {
+                let n = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileWriteError(path: path, stage: .write, code: errno)
+                }
+                if n == 0 { throw FileWriteError(path: path, stage: .write, code: EIO) }
+                done += n
+            }
+            if pendingOffset < 0 { pendingOffset = offset }
+            pendingBytes += bytes.count
+            if pendingBytes >= AtomicFile.writebackBytes {
+                _ = posix_fadvise(fd, off_t(pendingOffset), off_t(pendingBytes), POSIX_FADV_DONTNEED)
+                pendingOffset += pendingBytes
+                pendingBytes = 0
+            }
+        }
+
+        /// Closes the descriptor; writing after it fails.
+        package func close() {
+            guard fd >= 0 else { return }
+            _ = Glibc.close(fd)
+            fd = -1
+        }
+    }
+
     /// Overwrites bytes at the start of the file (a header whose sizes are known only at the
     /// end). Only for a file being replaced (``isReplacingFile``); the write position is kept.
     package func rewriteStart(with bytes: [UInt8]) throws(FileWriteError) {

@@ -29,7 +29,7 @@ public final class HapticRenderer {
     /// Frames produced so far.
     public private(set) var renderedFrames = 0
     /// Haptic events that found no free voice (too many overlapping at once).
-    public var droppedEvents: Int { synth.droppedEvents }
+    public var droppedEvents: Int { synth.droppedEvents + absorbedDrops }
     /// Whether audio events are mixed in.
     public let includesAudio: Bool
     /// Sound files of `AudioCustom` events that could not be loaded (their events are silent).
@@ -37,6 +37,13 @@ public final class HapticRenderer {
 
     private let synth: PatternSynth
     private var output: OutputStage
+    /// Where this renderer stops: ``totalFrames``, or the frame where a second renderer took
+    /// over (``splitAtSilence()``).
+    private var endFrame: Int
+    /// The gain given, for a second renderer.
+    private let gain: Double
+    /// Events the second part of a split render dropped.
+    private var absorbedDrops = 0
     private let mono: UnsafeMutableBufferPointer<Float>
     /// The audio pair, when audio is mixed in.
     private let audioLeft: UnsafeMutableBufferPointer<Float>
@@ -94,6 +101,7 @@ public final class HapticRenderer {
     ) {
         let rate = sampleRate ?? profile.sampleRate
         self.playback = playback
+        self.gain = gain
         wrapsLeft = playback.count - 1
         includesAudio = compiled.includesAudio
         self.sampleRate = rate
@@ -109,6 +117,7 @@ public final class HapticRenderer {
         let lastFrames = Int((end * Double(rate) / playback.rate).rounded(.up))
         // One control tick of slack: a continuous voice reaches zero on the tick after its end.
         totalFrames = (playback.count - 1) * max(1, repetitionFrames) + lastFrames + (end > 0 ? synth.tickFrames : 0)
+        endFrame = totalFrames
         mono = .allocate(capacity: Self.blockFrames)
         mono.initialize(repeating: 0)
         let audioFrames = includesAudio ? Self.blockFrames : 0
@@ -130,8 +139,8 @@ public final class HapticRenderer {
         guard let base = buffer.baseAddress else { return 0 }
         let capacity = buffer.count / channelCount
         var written = 0
-        while written < capacity && renderedFrames < totalFrames {
-            var n = min(Self.blockFrames, capacity - written, totalFrames - renderedFrames)
+        while written < capacity && renderedFrames < endFrame {
+            var n = min(Self.blockFrames, capacity - written, endFrame - renderedFrames)
             // A loop wraps on its exact frame, as in the engine's render loop.
             var wraps = false
             if wrapsLeft > 0 {
@@ -177,6 +186,30 @@ public final class HapticRenderer {
         return written
     }
 
+    /// Splits what is left to render in two at a silence near its middle: returns a renderer
+    /// for the second part, positioned at that frame, and stops this one there. The two parts
+    /// together are exactly the whole. `nil`, and nothing changed, when the render cannot be
+    /// split: it has started, mixes audio, repeats, or never falls silent in its middle half.
+    package func splitAtSilence() -> HapticRenderer? {
+        guard renderedFrames == 0, endFrame == totalFrames, playback.count == 1, !includesAudio,
+            let frame = synth.silentFrame(near: totalFrames / 2, within: (totalFrames / 4)...(totalFrames * 3 / 4))
+        else { return nil }
+        let second = HapticRenderer(compiled: synth.pattern, profile: synth.profile, sampleRate: sampleRate, gain: gain, playback: playback)
+        second.synth.skipSilence(to: frame)
+        second.renderedFrames = frame
+        endFrame = frame
+        return second
+    }
+
+    /// Takes in the figures of the second part of a split render once both parts are done.
+    package func absorb(_ second: HapticRenderer) {
+        precondition(renderedFrames == endFrame && second.renderedFrames == second.totalFrames)
+        output.absorb(second.output)
+        absorbedDrops += second.droppedEvents
+        renderedFrames = second.renderedFrames
+        endFrame = totalFrames
+    }
+
     /// Figures about the signal rendered so far.
     public var statistics: RenderStatistics {
         RenderStatistics(
@@ -197,8 +230,14 @@ public final class HapticRenderer {
         let writer = try WAVWriter(
             path: path, sampleRate: sampleRate, channelCount: channelCount,
             format: format, frameCount: totalFrames - renderedFrames)
-        if totalFrames - renderedFrames >= Self.pipelineSeconds * sampleRate {
-            // Long renders synthesise and convert on a second core while this thread writes.
+        let long = totalFrames - renderedFrames >= Self.pipelineSeconds * sampleRate
+        if long, writer.isReplacingFile, let second = splitAtSilence() {
+            // Long renders that fall silent near their middle render, convert and write each
+            // half on its own core.
+            let tail = try writer.framesWriter(from: second.renderedFrames)
+            try TwoPartRender(first: self, second: second, tail: tail, format: format).run(into: writer, progress: progress)
+        } else if long {
+            // Other long renders synthesise and convert on a second core while this thread writes.
             var written = renderedFrames
             try RenderPipeline(renderer: self, format: format).run { (bytes, frames) throws(WAVError) in
                 try writer.write(encoded: bytes, frames: frames)

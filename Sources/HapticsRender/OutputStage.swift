@@ -189,6 +189,16 @@ package struct OutputStage: Sendable {
         self.frames += frames
     }
 
+    /// Adds the figures of a stage that wrote the frames after this one's (the second part of
+    /// a render split in two).
+    package mutating func absorb(_ other: OutputStage) {
+        clippedSamples += other.clippedSamples
+        peak = max(peak, other.peak)
+        sumOfSquares += other.sumOfSquares
+        frames += other.frames
+        audioPeak = max(audioPeak, other.audioPeak)
+    }
+
     /// Root mean square of the haptic signal so far.
     package var rms: Double { frames > 0 ? (sumOfSquares / Double(frames)).squareRoot() : 0 }
 }

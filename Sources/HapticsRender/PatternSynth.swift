@@ -286,6 +286,66 @@ package final class PatternSynth {
         }
     }
 
+    /// Moves a synth on which nothing sounds to `target` without rendering, passing over the
+    /// events that start before it: from there it renders exactly what a synth that rendered
+    /// every frame up to `target` would, when ``silentFrame(near:within:)`` chose the frame.
+    /// For a render split in two parts at a silence; haptic events only.
+    package func skipSilence(to target: Int) {
+        precondition(activeVoices == 0 && activeAudioVoices == 0 && !isPaused && target >= frame && pattern.audioEvents.isEmpty)
+        let events = pattern.events
+        let framesPerSecond = sampleRate / rate
+        while nextEvent < events.count {
+            let onset = anchorFrame + Int(((events[nextEvent].time - anchorTime) * framesPerSecond).rounded())
+            guard onset < target else { break }
+            nextEvent += 1
+        }
+        frame = target
+    }
+
+    /// A frame in `range`, as near `target` as can be, before which every voice of a render
+    /// from frame 0 has ended and left the pool, and from which no voice started before it
+    /// sounds: where ``skipSilence(to:)`` may take a second synth. `nil` when the pattern
+    /// never falls silent there.
+    ///
+    /// Each event is counted as sounding from its onset to a bound on its end: a transient's
+    /// burst, a continuous event's envelope plus two control ticks (it ramps to zero over the
+    /// tick after its end), plus a block (a voice leaves the pool at the end of the block in
+    /// which it ends), so the pool at the frame is empty as it would be in the whole render.
+    package func silentFrame(near target: Int, within range: ClosedRange<Int>) -> Int? {
+        let framesPerSecond = sampleRate / rate
+        let slack = 2 * tickFrames + HapticRenderer.blockFrames
+        var reach = Int.min  // the frame by which every event so far has ended
+        var best: Int?
+        func consider(_ low: Int, _ high: Int) {
+            // Silence from `low` up to and including `high` (the next event's onset).
+            let lower = max(low, range.lowerBound)
+            let upper = min(high, range.upperBound)
+            guard lower <= upper else { return }
+            let frame = min(max(target, lower), upper)
+            if best == nil || abs(frame - target) < abs(best! - target) { best = frame }
+        }
+        for event in pattern.events {
+            let onset = anchorFrame + Int(((event.time - anchorTime) * framesPerSecond).rounded())
+            if reach != Int.min { consider(reach, onset) }
+            let length: Double
+            if event.isTransient {
+                let burst = TransientShape.length(frequency: profile.frequency(sharpness: event.sharpness))
+                length = max(burst, minimumTransientLength, TransientShape.attack) * sampleRate
+            } else {
+                let envelope = ContinuousEnvelope(
+                    event,
+                    attackControl: pattern.control(.attack, at: event.time),
+                    decayControl: pattern.control(.decay, at: event.time),
+                    releaseControl: pattern.control(.release, at: event.time))
+                length = envelope.end * framesPerSecond
+            }
+            guard length.isFinite, length < Double(Int.max / 4) else { return nil }
+            reach = max(reach, onset + Int(length.rounded(.up)) + slack)
+        }
+        if reach != Int.min { consider(reach, range.upperBound) }
+        return best
+    }
+
     private func startAudioEvents(before blockEnd: Int, sounding: Bool) {
         let events = pattern.audioEvents
         let framesPerSecond = sampleRate / rate

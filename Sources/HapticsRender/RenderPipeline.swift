@@ -36,6 +36,30 @@ package final class RenderPipeline: @unchecked Sendable {
     private let stopped = SystemSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
 
+    /// Renders up to `capacity` frames a chunk at a time through `chunk` (a multiple of the
+    /// renderer's channels), converting each into `format` at `destination`; returns the frames
+    /// rendered, 0 once the render is complete.
+    static func fill(
+        _ destination: UnsafeMutableRawPointer, frames capacity: Int, from renderer: HapticRenderer, through chunk: UnsafeMutableBufferPointer<Float>,
+        as format: SampleFormat
+    ) -> Int {
+        let channels = renderer.channelCount
+        let frameBytes = channels * format.bytesPerSample
+        let chunkFrames = chunk.count / channels
+        var count = 0
+        while count < capacity {
+            let n = renderer.render(into: UnsafeMutableBufferPointer(rebasing: chunk[..<(min(chunkFrames, capacity - count) * channels)]))
+            if n == 0 { break }
+            let target = destination + count * frameBytes
+            switch format {
+            case .s16: convertToInt16(chunk.baseAddress!, count: n * channels, into: target)
+            case .f32: convertToFloat32LittleEndian(chunk.baseAddress!, count: n * channels, into: target)
+            }
+            count += n
+        }
+        return count
+    }
+
     /// A pipeline rendering `renderer` to the end as `format` samples (little-endian).
     package init(renderer: HapticRenderer, format: SampleFormat) {
         self.renderer = renderer
@@ -82,24 +106,11 @@ package final class RenderPipeline: @unchecked Sendable {
     }
 
     private func produce() {
-        let channels = renderer.channelCount
-        let frameBytes = channels * format.bytesPerSample
         var slot = 0
         while true {
             free.wait()
             if cancelled.load(ordering: .relaxed) { break }
-            let destination = storage + slot * slotBytes
-            var count = 0
-            while count < Self.slotFrames {
-                let n = renderer.render(into: UnsafeMutableBufferPointer(rebasing: chunk[..<(min(Self.chunkFrames, Self.slotFrames - count) * channels)]))
-                if n == 0 { break }
-                let target = destination + count * frameBytes
-                switch format {
-                case .s16: convertToInt16(chunk.baseAddress!, count: n * channels, into: target)
-                case .f32: convertToFloat32LittleEndian(chunk.baseAddress!, count: n * channels, into: target)
-                }
-                count += n
-            }
+            let count = Self.fill(storage + slot * slotBytes, frames: Self.slotFrames, from: renderer, through: chunk, as: format)
             frames[slot] = count
             filled.signal()
             if count == 0 { break }

@@ -88,6 +88,8 @@ package final class WAVWriter {
     package let isRF64: Bool
     private let declaredFrames: Int
     private let file: AtomicFile
+    /// Bytes before the first sample.
+    private let headerBytes: Int
     /// The largest RIFF size field a plain RIFF header may hold (injectable for tests).
     private let riffLimit: Int
     /// Bytes waiting to be written; flushed when 48 KiB or more are pending.
@@ -132,6 +134,7 @@ package final class WAVWriter {
             sampleRate: sampleRate, channelCount: channelCount, format: format,
             frames: frameCount, riffLimit: riffLimit)
         isRF64 = header.isRF64
+        headerBytes = header.bytes.count
         do {
             file = try AtomicFile(path: path, io: io)
             try file.write(header.bytes)
@@ -177,6 +180,57 @@ package final class WAVWriter {
         } catch {
             throw WAVError(error, path: path)
         }
+        framesWritten += frames
+    }
+
+    /// Whether the output is a new file (not a stream), which ``framesWriter(from:)`` can
+    /// write at any place.
+    package var isReplacingFile: Bool { file.isReplacingFile }
+
+    /// A writer of frames from `frame` on at their place in the file, for another thread while
+    /// this writer appends the frames before it (see ``noteFramesWritten(_:)``). Only for a new
+    /// file (``isReplacingFile``): a stream is written in order.
+    package func framesWriter(from frame: Int) throws(WAVError) -> FramesWriter {
+        precondition(isReplacingFile && !finished, "only a new file being written")
+        do {
+            return FramesWriter(file: try file.positionalWriter(), offset: headerBytes + frame * channelCount * format.bytesPerSample, path: path)
+        } catch {
+            finished = true
+            throw WAVError(error, path: path)
+        }
+    }
+
+    /// Writes encoded frames at their place in the file (see ``framesWriter(from:)``), from
+    /// one thread at a time.
+    package final class FramesWriter: @unchecked Sendable {
+        private let file: AtomicFile.PositionalWriter
+        private var offset: Int
+        private let path: String
+
+        fileprivate init(file: AtomicFile.PositionalWriter, offset: Int, path: String) {
+            self.file = file
+            self.offset = offset
+            self.path = path
+        }
+
+        /// Writes the next frames, already in the file's format.
+        package func write(encoded bytes: UnsafeRawBufferPointer) throws(WAVError) {
+            do {
+                try file.write(bytes, at: offset)
+            } catch {
+                throw WAVError(error, path: path)
+            }
+            offset += bytes.count
+        }
+
+        /// Stops writing: the descriptor it wrote through is closed.
+        package func close() { file.close() }
+    }
+
+    /// Counts `frames` frames that a ``FramesWriter`` wrote after those appended, once the
+    /// appended ones have reached them.
+    package func noteFramesWritten(_ frames: Int) throws(WAVError) {
+        try checkRoom(for: frames)
         framesWritten += frames
     }
 
