@@ -186,19 +186,21 @@ struct Voice {
     /// Starts the carrier and envelope groups at the current frame, and their rotations by a
     /// group.
     private mutating func startTransientGroups(sin s0: Double, cos c0: Double) {
-        let one = (sin: rotSin, cos: rotCos)
-        let two = Self.doubled(one)
-        let four = Self.doubled(two)
-        (groupSin, groupCos) = Self.lanes(sin: s0, cos: c0, one: one, two: two, four: four)
-        let eight = Self.doubled(four)
-        (groupRotSin, groupRotCos) = (Float(eight.sin), Float(eight.cos))
-        let envelopeOne = (sin: envRotSin, cos: envRotCos)
-        let envelopeTwo = Self.doubled(envelopeOne)
-        let envelopeFour = Self.doubled(envelopeTwo)
-        (envGroupSin, envGroupCos) = Self.lanes(sin: envSin, cos: envCos, one: envelopeOne, two: envelopeTwo, four: envelopeFour)
-        let envelopeEight = Self.doubled(envelopeFour)
-        (envGroupRotSin, envGroupRotCos) = (Float(envelopeEight.sin), Float(envelopeEight.cos))
+        (groupSin, groupCos, groupRotSin, groupRotCos) = Self.group(sin: s0, cos: c0, step: (rotSin, rotCos))
+        (envGroupSin, envGroupCos, envGroupRotSin, envGroupRotCos) = Self.group(sin: envSin, cos: envCos, step: (envRotSin, envRotCos))
         groupStart = frameIndex
+    }
+
+    /// A group of eight samples starting at (`s0`, `c0`) and turning by `step` a sample: its
+    /// lanes, and the rotation from one group to the next (by eight samples) in `Float`.
+    @inline(__always)
+    static func group(sin s0: Double, cos c0: Double, step one: (sin: Double, cos: Double)) -> (sin: Lanes, cos: Lanes, rotationSin: Float, rotationCos: Float)
+    {
+        let two = doubled(one)
+        let four = doubled(two)
+        let (sines, cosines) = lanes(sin: s0, cos: c0, one: one, two: two, four: four)
+        let eight = doubled(four)
+        return (sines, cosines, Float(eight.sin), Float(eight.cos))
     }
 
     /// sin and cos at a group's eight samples, from those at its first and the rotations by
@@ -406,11 +408,7 @@ struct Voice {
         if omega != self.omega {
             self.omega = omega
             (rotSin, rotCos) = Self.sinCos(omega)
-            let two = Self.doubled((rotSin, rotCos))
-            let four = Self.doubled(two)
-            (laneSin, laneCos) = Self.lanes(sin: 0, cos: 1, one: (rotSin, rotCos), two: two, four: four)
-            let eight = Self.doubled(four)
-            (groupRotSin, groupRotCos) = (Float(eight.sin), Float(eight.cos))
+            (laneSin, laneCos, groupRotSin, groupRotCos) = Self.group(sin: 0, cos: 1, step: (rotSin, rotCos))
         }
         // The carrier where the last tick ended, brought back to the headroom radius so it
         // cannot drift; its first group of eight samples, then groups of eight by the
