@@ -141,19 +141,69 @@ print(
     "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underrunCounts.standard), low latency \(underrunCounts.low)"
 )
 
-/// A contract row comparing p50s (p99s shown alongside), goal ≤ 1×.
+/// A row comparing p50s (p99s shown alongside). Issue #15 asks for these figures against
+/// paplay's; being as quick as paplay is a goal of our own beyond it, marked as such.
 @MainActor func latencyRow(_ figure: String, _ values: [Double]) {
     let ours = percentile(values, 0.5)
     let theirs = percentile(anchor, 0.5)
     let ratio = ours / theirs
     print(
         String(
-            format: "| %@ | %.1f ms (p99 %.1f ms) | paplay: %.1f ms (p99 %.1f ms) | %.2f× | ≤ 1× | %@ |",
+            format: "| %@ | %.1f ms (p99 %.1f ms) | paplay: %.1f ms (p99 %.1f ms) | %.2f× | stretch: ≤ 1× | %@ |",
             figure, ours, percentile(values, 0.99), theirs, percentile(anchor, 0.99), ratio, ratio <= 1 ? "✅" : "❌"))
 }
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (standard, 20 ms buffer)", library)
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (low latency)", libraryLow)
 latencyRow("Latency to the device, `haptics play` spawned → first sample, p50 of \(plays)", cli)
+
+// MARK: Low latency under load
+
+/// Spins `count` threads at normal priority until stopped, as a busy app or a build would.
+final class BusyThreads: @unchecked Sendable {
+    private let running = Atomic<Bool>(true)
+    private let finished = Atomic<Int>(0)
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        for _ in 0..<count {
+            Thread.detachNewThread { [self] in
+                var x: UInt64 = 1
+                while running.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+                withExtendedLifetime(x) {}
+                finished.add(1, ordering: .releasing)
+            }
+        }
+    }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        while finished.load(ordering: .acquiring) < count { usleep(1_000) }
+    }
+}
+
+// The low-latency configuration as #15 asks for it: periods of 2.5 ms at most in a buffer of
+// 10 ms at most, holding without an underrun through a tone while both cores are kept busy.
+let (loadedEngine, loadedOutput) = try openEngine(latency: HapticEngine.Configuration.lowLatency)
+usleep(200_000)
+let load = BusyThreads(count: 2)
+usleep(200_000)
+let toneSeconds = 5.0
+let underrunsBefore = underruns(loadedOutput)
+let tonePlayer = try loadedEngine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: toneSeconds, intensity: 1, sharpness: 0.5)]))
+try tonePlayer.start(atTime: 0)
+while loadedEngine.currentTime < toneSeconds + 0.2 { usleep(50_000) }
+let loadedUnderruns = underruns(loadedOutput) - underrunsBefore
+load.stop()
+loadedEngine.stop()
+let loadedPeriod = Double(loadedOutput.periodFrames) * 1000 / Double(rate)
+let loadedBuffer = Double(loadedOutput.bufferFrames) * 1000 / Double(rate)
+let loadedMet = loadedPeriod <= 2.5 && loadedBuffer <= 10 && loadedUnderruns == 0
+print(
+    String(
+        format:
+            "| Low-latency engine on pulse, a %.0f s tone while two threads spin: period, buffer, underruns | %.2f ms, %.1f ms, %d | – | – | ≤ 2.5 ms, ≤ 10 ms, 0 | %@ |",
+        toneSeconds, loadedPeriod, loadedBuffer, loadedUnderruns, loadedMet ? "✅" : "❌"))
 
 // MARK: CPU
 
