@@ -79,6 +79,18 @@ struct TwoPartRenderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["parts.wav"], "no temporary file left")
     }
 
+    @Test("at another rate or sample rate, a two-part render is still the render in order", arguments: [(0.5, 48_000), (2.0, 48_000), (1.0, 44_100)])
+    func otherRates(rate: Double, sampleRate: Int) throws {
+        let playback = HapticRenderer.Playback(rate: rate)
+        #expect(HapticRenderer(pattern: pattern, sampleRate: sampleRate, playback: playback).splitAtSilence() != nil, "the two-part path is the one tested")
+        let signal = HapticRenderer.render(pattern, sampleRate: sampleRate, playback: playback)
+        let folder = try TemporaryFolder(prefix: "haptics-two-part")
+        let path = folder.path("rate.wav")
+        try HapticRenderer(pattern: pattern, sampleRate: sampleRate, playback: playback).writeWAV(to: path, format: .f32)
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
+        #expect(RenderPipelineTests.firstDifference(wav.data, RenderPipelineTests.encoded(signal.samples, as: .f32)) == nil, "the first differing byte")
+    }
+
     @Test(
         "a two-part render that runs out of disk space in either part fails with one line, stops both threads, and leaves no temporary file",
         .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage), arguments: [16, 1_200])
