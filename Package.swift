@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport", "BenchmarkSupport"]),
         // The tests write FLAC, Ogg and MP3 files with libsndfile directly (the library loads it
         // only when analysing).
         .testTarget(

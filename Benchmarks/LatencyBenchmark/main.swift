@@ -158,30 +158,6 @@ latencyRow("Latency to the device, `haptics play` spawned → first sample, p50 
 
 // MARK: Low latency under load
 
-/// Spins `count` threads at normal priority until stopped, as a busy app or a build would.
-final class BusyThreads: @unchecked Sendable {
-    private let running = Atomic<Bool>(true)
-    private let finished = Atomic<Int>(0)
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        for _ in 0..<count {
-            Thread.detachNewThread { [self] in
-                var x: UInt64 = 1
-                while running.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
-                withExtendedLifetime(x) {}
-                finished.add(1, ordering: .releasing)
-            }
-        }
-    }
-
-    func stop() {
-        running.store(false, ordering: .relaxed)
-        while finished.load(ordering: .acquiring) < count { usleep(1_000) }
-    }
-}
-
 // The low-latency configuration as #15 asks for it: periods of 2.5 ms at most in a buffer of
 // 10 ms at most, holding without an underrun through a tone while both cores are kept busy.
 let (loadedEngine, loadedOutput) = try openEngine(latency: HapticEngine.Configuration.lowLatency)

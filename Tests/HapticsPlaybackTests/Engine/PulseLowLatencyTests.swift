@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import HapticsCore
 import HapticsRender
@@ -13,30 +14,6 @@ import Testing
 @Suite("Low-latency engine through PulseAudio, both cores busy", .tags(.realtime), .enabled(if: RealTime.isSelected, RealTime.skipReason))
 struct PulseLowLatencyTests {
     static let rate = 48_000
-
-    /// Spins `count` threads at normal priority until stopped, as a busy app or a build would.
-    final class BusyThreads: @unchecked Sendable {
-        private let running = Atomic<Bool>(true)
-        private let finished = Atomic<Int>(0)
-        private let count: Int
-
-        init(count: Int) {
-            self.count = count
-            for _ in 0..<count {
-                Thread.detachNewThread { [self] in
-                    var x: UInt64 = 1
-                    while running.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
-                    withExtendedLifetime(x) {}
-                    finished.add(1, ordering: .releasing)
-                }
-            }
-        }
-
-        func stop() {
-            running.store(false, ordering: .relaxed)
-            while finished.load(ordering: .acquiring) < count { usleep(1_000) }
-        }
-    }
 
     @Test("a 3 s tone plays without underruns or gaps in 2.5 ms periods while two threads spin", arguments: PulseRoute.allCases)
     func holdsUnderLoad(route: PulseRoute) async throws {
