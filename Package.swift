@@ -78,8 +78,15 @@ let package = Package(
         .target(name: "HapticsFormats", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "CSndFile", "CKissFFT"]),
         .systemLibrary(name: "CSndFile", path: "Sources/CSndFile"),
         .systemLibrary(name: "CKissFFT", path: "Sources/CKissFFT"),
+        // Every haptic output the machine has (ALSA actuators, evdev vibration motors, gamepads,
+        // touchpads, the DualSense), what each can do, and the one choice the command, the
+        // library, CoreHaptics and the feedback service share.
+        .target(name: "HapticsOutputs", dependencies: ["HapticsPlayback", "HapticsPresets"]),
         // The umbrella library apps import.
-        .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback"]),
+        .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback", "HapticsOutputs"]),
+        // The feedback service (`haptics daemon`): feedbackd's D-Bus interface over the engine,
+        // feedbackd's themes and profiles.
+        .target(name: "HapticsService", dependencies: ["Haptics", "HapticsFormats"]),
         // `import CoreHaptics`: Apple's names and types, a thin layer over the native engine.
         .target(name: "CoreHaptics", dependencies: ["Haptics"]),
         // Linked by lld with each function in a section of its own and those start-up runs
@@ -89,7 +96,7 @@ let package = Package(
         // Unsafe flags are allowed here: no other package builds this target.
         .executableTarget(
             name: "haptics",
-            dependencies: ["Haptics", "HapticsFormats", "CSystem"],
+            dependencies: ["Haptics", "HapticsFormats", "HapticsService", "CSystem"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])],
             linkerSettings: [
                 .unsafeFlags(
@@ -131,6 +138,8 @@ let package = Package(
         .testTarget(
             name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"],
             linkerSettings: [.linkedLibrary("sndfile")]),
+        .testTarget(name: "HapticsOutputsTests", dependencies: ["HapticsOutputs", "HapticsPlayback", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsServiceTests", dependencies: ["HapticsService", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
         // The public API against its committed baseline in api/ (from the compiler's symbol graphs).
