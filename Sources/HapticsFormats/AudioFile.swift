@@ -138,22 +138,46 @@ final class SoundReader {
             throw FormatError("\(path): the sound lasts more than \(Self.maxSeconds) s; analyze reads sounds of up to \(Self.maxSeconds) s")
         }
         // A damaged sample stops the read: NaN or infinity would silence the whole analysis.
-        for index in 0..<(n * channelCount) {
-            let value = buffer[index]
-            guard value.isFinite, abs(value) <= Self.maxMagnitude else {
-                let time = Double(framesRead + index / channelCount) / Double(sampleRate)
-                let what = value.isNaN ? "not a number (NaN)" : value.isFinite ? "\(value), beyond ±\(Int(Self.maxMagnitude)) (full scale is ±1)" : "infinite"
-                throw FormatError("\(path): the sample at \(Self.seconds(time)) s is \(what); the file is damaged")
+        let samples = n * channelCount
+        let limit = Self.maxMagnitude
+        // Plain loops over pointers: these run for every sample, and a debug build's generic
+        // ranges and `abs` made them slower than the analysis.
+        let damaged = buffer.withUnsafeBufferPointer { buffer -> Int? in
+            var index = 0
+            while index < samples {
+                if !(buffer[index].magnitude <= limit) { return index }
+                index += 1
             }
+            return nil
+        }
+        if let index = damaged {
+            let value = buffer[index]
+            let time = Double(framesRead + index / channelCount) / Double(sampleRate)
+            let what = value.isNaN ? "not a number (NaN)" : value.isFinite ? "\(value), beyond ±\(Int(Self.maxMagnitude)) (full scale is ±1)" : "infinite"
+            throw FormatError("\(path): the sample at \(Self.seconds(time)) s is \(what); the file is damaged")
         }
         if channelCount == 1 {
             mono.append(contentsOf: buffer[0..<n])
         } else {
             let scale = 1 / Float(channelCount)
-            for f in 0..<n {
-                var sum: Float = 0
-                for c in 0..<channelCount { sum += buffer[f * channelCount + c] }
-                mono.append(sum * scale)
+            let channels = channelCount
+            let start = mono.count
+            mono.append(contentsOf: [Float](repeating: 0, count: n))
+            mono.withUnsafeMutableBufferPointer { mono in
+                buffer.withUnsafeBufferPointer { buffer in
+                    var f = 0
+                    var index = 0
+                    while f < n {
+                        var sum: Float = 0
+                        let next = index + channels
+                        while index < next {
+                            sum += buffer[index]
+                            index += 1
+                        }
+                        mono[start + f] = sum * scale
+                        f += 1
+                    }
+                }
             }
         }
         framesRead += n
