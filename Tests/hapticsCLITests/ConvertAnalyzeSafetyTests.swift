@@ -102,6 +102,24 @@ struct ConvertAnalyzeSafetyTests {
         return Data(bytes + body)
     }
 
+    /// The peak resident memory of `haptics ARGUMENTS`, in MiB, measured by the package's
+    /// `peak-rss` tool (forked from it, so the figure is haptics' own).
+    static func peakMiB(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Double {
+        let haptics = try #require(HapticsProcess.executable, sourceLocation: sourceLocation)
+        let tool = haptics.deletingLastPathComponent().appendingPathComponent("peak-rss")
+        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "peak-rss is built with the tests", sourceLocation: sourceLocation)
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = [haptics.path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let kilobytes = try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), "peak-rss said '\(text)'", sourceLocation: sourceLocation)
+        return kilobytes / 1024
+    }
+
     static func floats(_ values: [Float]) -> [UInt8] {
         values.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
     }
@@ -186,6 +204,11 @@ struct ConvertAnalyzeSafetyTests {
             ["analyze", "long.wav", "-o", "long.ahap", "--no-continuous", "--hop-ms", "100", "--window-ms", "2"], in: folder.url,
             addressSpaceMiB: Self.memoryBoundMiB, timeout: .seconds(300))
         #expect(!run.signalled && run.status == 0, "\(run.status): \(run.stderr)")
+        // Measured: 19.8 MiB (the whole sound in memory: 128 MiB).
+        let peak = try Self.peakMiB([
+            "analyze", folder.path("long.wav"), "-o", folder.path("again.ahap"), "--no-continuous", "--hop-ms", "100", "--window-ms", "2",
+        ])
+        #expect(peak < 40, "\(peak) MiB")
         let validated = try await HapticsProcess.run(["validate", "long.ahap"], in: folder.url)
         #expect(validated.status == 0, "\(validated.errorOutput)")
     }
@@ -199,6 +222,9 @@ struct ConvertAnalyzeSafetyTests {
         try folder.write("two.ahap", #"{"Pattern": [\#(events.joined(separator: ", "))]}"#)
         let run = try CappedHaptics.run(["plot", "two.ahap", "-o", "two.svg", "--profile", "dualsense"], in: folder.url, addressSpaceMiB: Self.memoryBoundMiB)
         #expect(!run.signalled && run.status == 0, "\(run.status): \(run.stderr)")
+        // Measured: 17.2 MiB (the whole signal in memory: 128 MiB).
+        let peak = try Self.peakMiB(["plot", folder.path("two.ahap"), "-o", folder.path("again.svg"), "--profile", "dualsense"])
+        #expect(peak < 40, "\(peak) MiB")
         let svg = try String(contentsOf: folder.file("two.svg"), encoding: .utf8)
         // The drive lane: one vertical stroke per pixel column where the signal sounds.
         let path = try #require(svg.split(separator: "\n").first { $0.contains("stroke=\"#1b7f3b\"") })
