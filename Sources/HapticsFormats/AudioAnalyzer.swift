@@ -40,6 +40,12 @@ public struct AudioAnalyzer: Sendable {
         self.options = options
     }
 
+    /// The latest time a pattern from a sound uses: 0.1 s inside the 3,600 s pattern limit,
+    /// room for what the writers add after the last point (a 5 ms release, a 20 ms pulse, a
+    /// 50 ms close after a `.haptic` emphasis), so that what a full-length sound gives is
+    /// written and read back in every format.
+    static let latestTime = Double(SoundReader.maxSeconds) - 0.1
+
     /// What the analysis found, with the frame-level curves for inspection and tests.
     public struct Result: Sendable {
         public var layers: HapticLayers
@@ -341,10 +347,16 @@ public struct AudioAnalyzer: Sendable {
             var curveTimes = [0.0] + times
             var curveIntensity = [0.0] + intensity
             var curveSharpness = [sharp[0]] + sharp
-            // End silent just after the sound.
-            curveTimes.append(max(duration, curveTimes.last! + hopSeconds))
+            // End silent just after the sound, and within the pattern limit: points past it
+            // (a sound of the full 3,600 s) are left out.
+            while curveTimes.count > 1, curveTimes.last! >= Self.latestTime {
+                curveTimes.removeLast()
+                curveIntensity.removeLast()
+                curveSharpness.removeLast()
+            }
+            curveTimes.append(min(max(duration, curveTimes.last! + hopSeconds), Self.latestTime))
             curveIntensity.append(0)
-            curveSharpness.append(sharp.last ?? 0.5)
+            curveSharpness.append(curveSharpness.last ?? 0.5)
             let budget = max(2, Int((o.pointsPerSecond * max(duration, 0.1)).rounded(.up)))
             let keepI = CurveSimplifier.keep(times: curveTimes, values: [curveIntensity], budget: budget)
             let keepS = CurveSimplifier.keep(times: curveTimes, values: [curveSharpness], budget: max(2, budget / 2))
@@ -353,7 +365,8 @@ public struct AudioAnalyzer: Sendable {
         }
         progress?(1)
         return Result(
-            layers: HapticLayers(intensity: layerIntensity, sharpness: layerSharpness, transients: transients),
+            layers: HapticLayers(
+                intensity: layerIntensity, sharpness: layerSharpness, transients: transients.filter { $0.time < Self.latestTime }),
             frameTimes: times, level: level, sharpness: sharp, onsets: onsets, duration: duration)
     }
 }

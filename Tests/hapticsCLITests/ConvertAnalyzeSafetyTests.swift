@@ -213,6 +213,32 @@ struct ConvertAnalyzeSafetyTests {
         #expect(validated.status == 0, "\(validated.errorOutput)")
     }
 
+    @Test("analyze: a sound of the full 3,600 s gives a pattern that writes and reads back (its AHAP was refused as 3,600.0005 s)")
+    func analyzeFullHour() async throws {
+        let folder = try TemporaryFolder()
+        // An hour at 1 kHz with three bursts, the last in its final second (a sparse file).
+        let seconds = 3600
+        let header = Self.wav(rate: 1000, dataBytes: UInt32(seconds * 2000), body: [])
+        try header.write(to: folder.file("hour.wav"))
+        let handle = try FileHandle(forWritingTo: folder.file("hour.wav"))
+        let burst = (0..<100).flatMap { k in withUnsafeBytes(of: Int16(k % 2 == 0 ? 20_000 : -20_000).littleEndian, Array.init) }
+        for second in [0, 1800, 3599] {
+            try handle.seek(toOffset: UInt64(header.count + (second * 1000 + 900) * 2))
+            try handle.write(contentsOf: burst)
+        }
+        try handle.truncate(atOffset: UInt64(header.count + seconds * 2000))
+        try handle.close()
+        // AHAP and .haptic: each other format goes through the same layers (and costs seconds).
+        for output in ["hour.ahap", "hour.haptic"] {
+            let run = try await HapticsProcess.run(["analyze", "hour.wav", "-o", output, "--hop-ms", "100"], in: folder.url)
+            #expect(run.status == 0, "\(output): \(run.errorOutput)")
+            let back = try await HapticsProcess.run(["convert", output, "-o", "back.ahap"], in: folder.url)
+            #expect(back.status == 0, "\(output): \(back.errorOutput)")
+            let validated = try await HapticsProcess.run(["validate", "back.ahap"], in: folder.url)
+            #expect(validated.status == 0, "\(output): \(validated.output)")
+        }
+    }
+
     @Test("plot draws from a summary per pixel column: two minutes on the dualsense profile fit in 80 MiB (the whole signal took 128 MiB)")
     func plotBoundedMemory() async throws {
         let folder = try TemporaryFolder()
