@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the AHAP, profile and settings readers for longer than the test suite does, with a
+# Fuzzes the AHAP, profile, settings, .haptic, Android and web JSON readers and analyze's sound reading for longer than the test suite does, with a
 # fresh seed each round, and keeps every input that crashed or hung a reader in
 # Tests/FuzzCorpus/READER/, which the suite replays from then on.
 #   ./scripts/fuzz.sh [ROUNDS] [SECONDS]   (default: 10 rounds of 60 s per reader)
@@ -18,7 +18,7 @@ for round in $(seq 1 "$rounds"); do
   status=0
   HAPTICS_FUZZ_SECONDS=$seconds HAPTICS_FUZZ_SEED=$seed HAPTICS_FUZZ_CURRENT="$work/current" \
     timeout --signal=KILL $((seconds * 3 + 120)) \
-    swift test --skip-build --filter 'AHAPFuzzTests|ProfileFuzzTests|SettingsFuzzTests' >"$work/log" 2>&1 || status=$?
+    swift test --skip-build --filter 'AHAPFuzzTests|ProfileFuzzTests|SettingsFuzzTests|FormatFuzzTests|CappedFuzzTests' >"$work/log" 2>&1 || status=$?
   if [ "$status" -eq 0 ]; then continue; fi
   if grep -q 'Test run with .* passed\|failed after' "$work/log" && ! grep -qE 'signal|Fatal error|crashed' "$work/log"; then
     # A reader answered wrongly (an assertion), not a crash: the log says which input.

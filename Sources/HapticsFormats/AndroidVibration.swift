@@ -188,62 +188,91 @@ public struct AndroidVibration: Sendable, Hashable {
     }
 
     /// Reads the JSON form back: the envelope and composition when present (the richer
-    /// forms), otherwise the waveform (intensity = √(amplitude/255), sharpness 0.5).
+    /// forms), otherwise the waveform (intensity = √(amplitude/255), sharpness 0.5). Every
+    /// problem is one line naming the source, the line, the column and the JSON location;
+    /// values of the wrong kind, negative durations and delays, and times past the 3,600 s
+    /// pattern limit are refused.
     public static func layers(fromJSON data: Data, source: String = ".android.json", notes: inout ConversionNotes) throws(FormatError) -> HapticLayers {
-        let root = try JSONOutput.parse(data, source: source)
-        guard root["format"] as? String == "haptics-android" else {
-            throw FormatError("\(source): not an Android vibration file (expected \"format\": \"haptics-android\")")
+        do throws(JSONFileError) {
+            return try read(FormatJSON.root(data, source: source), notes: &notes)
+        } catch {
+            throw FormatJSON.formatError(error)
+        }
+    }
+
+    private static func read(_ root: JSONObject, notes: inout ConversionNotes) throws(JSONFileError) -> HapticLayers {
+        let format = try root.required("format", meaning: "\"haptics-android\"; not an Android vibration file")
+        guard case .string("haptics-android") = format.value.content else {
+            throw format.error(
+                .inconsistent(key: "format", message: "not an Android vibration file (expected \"format\": \"haptics-android\", got \(format.value.shortText))")
+            )
         }
         var intensity: [HapticLayers.Point] = []
         var sharpness: [HapticLayers.Point] = []
         var transients: [HapticLayers.Transient] = []
-        let envelope = root["envelope"] as? [String: Any]
-        let points = envelope?["controlPoints"] as? [Any] ?? []
-        let calls = root["composition"] as? [Any] ?? []
+        let envelope = try root["envelope"]?.object(expected: "an object with 'initialSharpness' and 'controlPoints'")
+        let points = try envelope?["controlPoints"]?.items(of: "control points") ?? []
+        let calls = try root["composition"]?.items(of: "primitives") ?? []
+        var clamped = false
+        func unit(_ field: JSONField) throws(JSONFileError) -> Double {
+            let value = try field.finiteNumber()
+            clamped = clamped || !(0...1).contains(value)
+            return (0...1).clamp(value)
+        }
         if !points.isEmpty || !calls.isEmpty {
             var t = 0.0
-            let initial = (0...1).clamp(JSONOutput.double(envelope?["initialSharpness"]) ?? 0.5)
+            let initial = try envelope?["initialSharpness"].map { field throws(JSONFileError) in try unit(field) } ?? 0.5
             if !points.isEmpty {
                 intensity.append(.init(0, 0))
                 sharpness.append(.init(0, initial))
             }
-            for (index, item) in points.enumerated() {
-                guard let point = item as? [String: Any], let i = JSONOutput.double(point["intensity"]),
-                    let s = JSONOutput.double(point["sharpness"]), let d = JSONOutput.double(point["durationMillis"]), d >= 0
-                else {
-                    throw FormatError("\(source): envelope.controlPoints[\(index)]: expected numbers intensity, sharpness and durationMillis ≥ 0")
-                }
-                t += d / 1000
-                intensity.append(.init(t, (0...1).clamp(i)))
-                sharpness.append(.init(t, (0...1).clamp(s)))
+            for item in points {
+                let point = try item.object(expected: "an object with numbers intensity, sharpness and durationMillis")
+                let i = try unit(point.required("intensity", meaning: "0…1"))
+                let s = try unit(point.required("sharpness", meaning: "0…1"))
+                let duration = try point.required("durationMillis", meaning: "the ramp's length in milliseconds")
+                t += try duration.milliseconds() / 1000
+                guard t <= FormatJSON.maxSeconds else { throw duration.pastLimit(t) }
+                intensity.append(.init(t, i))
+                sharpness.append(.init(t, s))
             }
             var start = 0.0
-            for (index, item) in calls.enumerated() {
-                guard let call = item as? [String: Any], let name = call["primitive"] as? String,
-                    let primitive = Primitive(rawValue: name), let scale = JSONOutput.double(call["scale"])
-                else {
-                    throw FormatError("\(source): composition[\(index)]: expected a primitive (THUD, LOW_TICK, CLICK, TICK) and a scale")
+            for item in calls {
+                let call = try item.object(expected: "an object with a primitive and a scale")
+                let name = try call.required("primitive", meaning: "THUD, LOW_TICK, CLICK or TICK")
+                guard case .string(let text) = name.value.content, let primitive = Primitive(rawValue: text) else {
+                    throw name.wrongType("THUD, LOW_TICK, CLICK or TICK")
                 }
-                start += (JSONOutput.double(call["delayMillis"]) ?? 0) / 1000
-                transients.append(.init(time: start, intensity: (0...1).clamp(scale), sharpness: primitive.sharpness))
+                let scale = try unit(call.required("scale", meaning: "the tap's strength, 0…1"))
+                if let delay = call["delayMillis"] {
+                    start += try delay.milliseconds() / 1000
+                    guard start <= FormatJSON.maxSeconds else { throw delay.pastLimit(start) }
+                }
+                transients.append(.init(time: start, intensity: scale, sharpness: primitive.sharpness))
             }
             if !transients.isEmpty {
                 notes.add("primitives", "primitives read as taps of sharpness 0 (THUD), 0.375 (LOW_TICK), 0.625 (CLICK), 1 (TICK)", count: transients.count)
             }
+            if clamped { notes.add("range", "values outside 0…1 clamped") }
             return HapticLayers(intensity: intensity, sharpness: sharpness, transients: transients)
         }
-        guard let waveform = root["waveform"] as? [String: Any],
-            let timings = waveform["timings"] as? [Any], let amplitudes = waveform["amplitudes"] as? [Any],
-            timings.count == amplitudes.count
-        else {
-            throw FormatError("\(source): no envelope, composition or waveform (timings and amplitudes of equal length)")
+        let waveform = try root.required("waveform", meaning: "no envelope or composition, so a waveform of timings and amplitudes")
+            .object(expected: "an object with arrays 'timings' and 'amplitudes'")
+        let timings = try waveform.required("timings", meaning: "step lengths in milliseconds").items(of: "milliseconds")
+        let amplitudesField = try waveform.required("amplitudes", meaning: "step amplitudes, 0…255")
+        let amplitudes = try amplitudesField.items(of: "amplitudes, 0…255")
+        guard timings.count == amplitudes.count else {
+            throw amplitudesField.error(
+                .inconsistent(key: "amplitudes", message: "has \(amplitudes.count) items for \(timings.count) timings; they go in pairs"))
         }
         var t = 0.0
         for (ms, amplitude) in zip(timings, amplitudes) {
-            let level = ((0...255).clamp(JSONOutput.double(amplitude) ?? 0) / 255).squareRoot()
+            let level = (try amplitude.number(in: 0...255) / 255).squareRoot()
+            let stepStart = t
             intensity.append(.init(t, level))
-            t += (JSONOutput.double(ms) ?? 0) / 1000
-            intensity.append(.init(max(t - 0.0001, 0), level))
+            t += try ms.milliseconds() / 1000
+            guard t <= FormatJSON.maxSeconds else { throw ms.pastLimit(t) }
+            intensity.append(.init(max(t - 0.0001, stepStart), level))
         }
         intensity.append(.init(t, 0))
         notes.add("waveform-read", "waveform read as steps with sharpness 0.5 (it has none)")

@@ -40,6 +40,12 @@ public struct AudioAnalyzer: Sendable {
         self.options = options
     }
 
+    /// The latest time a pattern from a sound uses: 0.1 s inside the 3,600 s pattern limit,
+    /// room for what the writers add after the last point (a 5 ms release, a 20 ms pulse, a
+    /// 50 ms close after a `.haptic` emphasis), so that what a full-length sound gives is
+    /// written and read back in every format.
+    static let latestTime = Double(SoundReader.maxSeconds) - 0.1
+
     /// What the analysis found, with the frame-level curves for inspection and tests.
     public struct Result: Sendable {
         public var layers: HapticLayers
@@ -51,6 +57,8 @@ public struct AudioAnalyzer: Sendable {
         public var sharpness: [Double]
         /// Onset times, seconds.
         public var onsets: [Double]
+        /// The sound's length, seconds.
+        public var duration: Double
 
         /// The pattern to write.
         public func pattern(metadata: HapticPattern.Metadata = .init()) -> HapticPattern {
@@ -58,29 +66,130 @@ public struct AudioAnalyzer: Sendable {
         }
     }
 
-    /// Analyses a sound. `progress` gets 0…1.
+    /// Analyses a sound in memory. `progress` gets 0…1.
     public func analyze(_ audio: AudioFile, progress: ((Double) -> Void)? = nil) throws(FormatError) -> Result {
+        try analyze(
+            sampleRate: audio.sampleRate, expectedFrames: audio.samples.count,
+            open: { () throws(FormatError) -> any SampleStream in
+                MemoryStream(audio.samples)
+            }, progress: progress)
+    }
+
+    /// Analyses a sound file without holding it: read in blocks of 8,192 frames, twice (the
+    /// second time only around the onsets found), so memory is the analysis's per-frame curves
+    /// (about 60 bytes per 5 ms) and a window, whatever the file's length. Sounds are read
+    /// under ``AudioFile``'s limits (1,000 to 384,000 Hz, 1 to 64 channels, 3,600 s, finite
+    /// samples); every problem is one line naming the file. `progress` gets 0…1.
+    public func analyze(contentsOf path: String, progress: ((Double) -> Void)? = nil) throws(FormatError) -> Result {
+        let first = try SoundReader(path: path)
+        var opened = false
+        return try analyze(
+            sampleRate: first.sampleRate, expectedFrames: first.declaredFrames,
+            open: { () throws(FormatError) -> any SampleStream in
+                defer { opened = true }
+                return opened ? try SoundReader(path: path) : first
+            }, progress: progress)
+    }
+
+    /// The analysis, over a sound that `open` streams from its start (called once for the
+    /// frame curves, and again to place the onsets when there are any).
+    private func analyze(
+        sampleRate: Int, expectedFrames: Int?, open: () throws(FormatError) -> any SampleStream, progress: ((Double) -> Void)?
+    ) throws(FormatError) -> Result {
         let fft = try SoundLibraries.kissFFT.get()
         let o = options
-        let rate = Double(audio.sampleRate)
-        let x = audio.samples
+        let rate = Double(sampleRate)
         let hop = max(1, Int((o.hop * rate).rounded()))
         var n = 2
         while Double(n) < o.window * rate { n *= 2 }
-        let frames = max(1, (x.count + hop - 1) / hop)
         let hopSeconds = Double(hop) / rate
 
-        // 2. RMS per hop, followed.
-        var rms = [Double](repeating: 0, count: frames)
-        x.withUnsafeBufferPointer { samples in
-            for f in 0..<frames {
-                let start = f * hop
-                let end = min(samples.count, start + hop)
+        // 1–4. One pass over the sound: RMS per hop, spectra (centroid and flux) per frame.
+        var rms: [Double] = []
+        var centroid: [Double] = []
+        var flux: [Double] = []
+        var window = [Float](repeating: 0, count: n)
+        for i in 0..<n { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n))) }
+        let bins = n / 2 + 1
+        guard let config = fft.allocate(Int32(n), 0, nil, nil) else { throw FormatError("kissfft could not allocate a transform of \(n) points") }
+        defer { free(UnsafeMutableRawPointer(config)) }  // kiss_fftr_free is a macro for free()
+        var input = [Float](repeating: 0, count: n)
+        var output = [kiss_fft_cpx](repeating: kiss_fft_cpx(), count: bins)
+        var previous = [Float](repeating: 0, count: bins)
+        var current = [Float](repeating: 0, count: bins)
+        let binHz = rate / Double(n)
+        let normal = 2 / Float(n)
+        // Neighbouring bins within about 150 Hz.
+        let spread = max(1, Int(150 / binHz))
+        var stream = SampleWindow(try open())
+        var f = 0
+        while true {
+            let start = f * hop
+            let centre = start + hop / 2
+            try stream.fill(upTo: max(centre + n / 2, start + hop))
+            if f > 0, stream.ended, start >= stream.total { break }
+            let end = min(stream.total, start + hop)
+            let first = centre - n / 2
+            stream.withSamples { samples, offset in
                 var sum: Float = 0
-                for i in start..<end { sum += samples[i] * samples[i] }
-                rms[f] = end > start ? Double(sum / Float(end - start)).squareRoot() : 0
+                var i = start - offset
+                while i < end - offset {
+                    sum += samples[i] * samples[i]
+                    i += 1
+                }
+                rms.append(end > start ? Double(sum / Float(end - start)).squareRoot() : 0)
+                let available = offset..<(offset + samples.count)
+                input.withUnsafeMutableBufferPointer { input in
+                    window.withUnsafeBufferPointer { window in
+                        for i in 0..<n {
+                            let j = first + i
+                            input[i] = available.contains(j) ? samples[j - offset] * window[i] : 0
+                        }
+                    }
+                }
+            }
+            input.withUnsafeBufferPointer { inp in
+                output.withUnsafeMutableBufferPointer { out in
+                    fft.transform(config, inp.baseAddress, out.baseAddress)
+                }
+            }
+            var weighted = 0.0
+            var total = 0.0
+            var rise = 0.0
+            for k in 0..<bins {
+                let re = output[k].r
+                let im = output[k].i
+                let magnitude = (re * re + im * im).squareRoot() * normal
+                if k > 0 {
+                    weighted += Double(magnitude) * Double(k) * binHz
+                    total += Double(magnitude)
+                }
+                current[k] = magnitude * magnitude
+            }
+            // SuperFlux (Böck & Widmer, 2013): compare each bin with the loudest of its
+            // neighbours in the previous frame, so energy gliding between nearby bins
+            // (a kick drum's falling pitch, vibrato) is not counted as new.
+            for k in 0..<bins {
+                var reference = previous[k]
+                for j in max(0, k - spread)...min(bins - 1, k + spread) where previous[j] > reference { reference = previous[j] }
+                let d = current[k] - reference
+                if d > 0 { rise += Double(d) }
+            }
+            swap(&previous, &current)
+            centroid.append(total > 0 ? weighted / total : 0)
+            // Before the sound's start is silence: a sound that starts loud has an
+            // onset at 0, as a sound effect's first hit should.
+            flux.append(rise)
+            f += 1
+            stream.discard(before: min(f * hop + hop / 2 - n / 2, f * hop))
+            if let progress, f % 2048 == 0, let expectedFrames, expectedFrames > 0 {
+                progress(0.7 * min(1, Double(f * hop) / Double(expectedFrames)))
             }
         }
+        let frames = rms.count
+        let sampleCount = stream.total
+        let duration = Double(sampleCount) / rate
+
         let attackCoefficient = 1 - exp(-hopSeconds / o.attack)
         let releaseCoefficient = 1 - exp(-hopSeconds / o.release)
         var followed = [Double](repeating: 0, count: frames)
@@ -95,70 +204,6 @@ public struct AudioAnalyzer: Sendable {
         let gate = pow(10, o.gateDecibels / 20)
         var level = followed.map { peak > 0 ? $0 / peak : 0 }
         for f in 0..<frames where level[f] < gate { level[f] = 0 }
-        progress?(0.1)
-
-        // 3–4. Spectra: centroid and flux.
-        var window = [Float](repeating: 0, count: n)
-        for i in 0..<n { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n))) }
-        let bins = n / 2 + 1
-        var centroid = [Double](repeating: 0, count: frames)
-        var flux = [Double](repeating: 0, count: frames)
-        var frameEnergy = [Double](repeating: 0, count: frames)
-        if let config = fft.allocate(Int32(n), 0, nil, nil) {
-            defer { free(UnsafeMutableRawPointer(config)) }  // kiss_fftr_free is a macro for free()
-            var input = [Float](repeating: 0, count: n)
-            var output = [kiss_fft_cpx](repeating: kiss_fft_cpx(), count: bins)
-            var previous = [Float](repeating: 0, count: bins)
-            var current = [Float](repeating: 0, count: bins)
-            let binHz = rate / Double(n)
-            let normal = 2 / Float(n)
-            // Neighbouring bins within about 150 Hz.
-            let spread = max(1, Int(150 / binHz))
-            x.withUnsafeBufferPointer { samples in
-                for f in 0..<frames {
-                    let centre = f * hop + hop / 2
-                    let first = centre - n / 2
-                    for i in 0..<n {
-                        let j = first + i
-                        input[i] = j >= 0 && j < samples.count ? samples[j] * window[i] : 0
-                    }
-                    input.withUnsafeBufferPointer { inp in
-                        output.withUnsafeMutableBufferPointer { out in
-                            fft.transform(config, inp.baseAddress, out.baseAddress)
-                        }
-                    }
-                    var weighted = 0.0
-                    var total = 0.0
-                    var rise = 0.0
-                    for k in 0..<bins {
-                        let re = output[k].r
-                        let im = output[k].i
-                        let magnitude = (re * re + im * im).squareRoot() * normal
-                        if k > 0 {
-                            weighted += Double(magnitude) * Double(k) * binHz
-                            total += Double(magnitude)
-                        }
-                        current[k] = magnitude * magnitude
-                    }
-                    // SuperFlux (Böck & Widmer, 2013): compare each bin with the loudest of its
-                    // neighbours in the previous frame, so energy gliding between nearby bins
-                    // (a kick drum's falling pitch, vibrato) is not counted as new.
-                    for k in 0..<bins {
-                        var reference = previous[k]
-                        for j in max(0, k - spread)...min(bins - 1, k + spread) where previous[j] > reference { reference = previous[j] }
-                        let d = current[k] - reference
-                        if d > 0 { rise += Double(d) }
-                    }
-                    swap(&previous, &current)
-                    centroid[f] = total > 0 ? weighted / total : 0
-                    frameEnergy[f] = total
-                    // Before the sound's start is silence: a sound that starts loud has an
-                    // onset at 0, as a sound effect's first hit should.
-                    flux[f] = rise
-                    if let progress, f % 2048 == 0 { progress(0.1 + 0.6 * Double(f) / Double(frames)) }
-                }
-            }
-        }
 
         // Sharpness from the centroid, held through silence, smoothed.
         let logLow = log(o.centroidLow)
@@ -221,20 +266,25 @@ public struct AudioAnalyzer: Sendable {
             }
         }
 
-        // Place each onset on the 1 ms block with the steepest energy rise in its window.
+        // Place each onset on the 1 ms block with the steepest energy rise in its window: a
+        // second pass over the sound, reading only as far as the last onset's window.
         let block = max(1, Int(rate / 1000))
         var onsets: [Double] = []
         var transients: [HapticLayers.Transient] = []
-        x.withUnsafeBufferPointer { samples in
-            func energy(_ start: Int) -> Double {
-                var sum: Float = 0
-                let s = max(0, start)
-                let e = min(samples.count, start + block)
-                if e > s { for i in s..<e { sum += samples[i] * samples[i] } }
-                return Double(sum)
-            }
+        if !onsetFrames.isEmpty {
+            var samples = SampleWindow(try open())
             for f in onsetFrames {
                 let centre = f * hop + hop / 2
+                try samples.fill(upTo: centre + n / 2 + block)
+                func energy(_ start: Int) -> Double {
+                    samples.withSamples { samples, offset in
+                        var sum: Float = 0
+                        let s = max(0, start, offset)
+                        let e = min(sampleCount, offset + samples.count, start + block)
+                        if e > s { for i in s..<e { sum += samples[i - offset] * samples[i - offset] } }
+                        return Double(sum)
+                    }
+                }
                 var best = centre
                 var bestRise = -Double.infinity
                 var before = energy(centre - n / 2 - block)
@@ -248,10 +298,11 @@ public struct AudioAnalyzer: Sendable {
                     before = e
                     start += block
                 }
+                samples.discard(before: centre - n / 2 - block)
                 let time = Double(max(0, best)) / rate
                 onsets.append(time)
                 // Intensity from the peak hop RMS in the next 20 ms; sharpness from the brightness there.
-                let firstFrame = max(0, best / hop)
+                let firstFrame = min(frames - 1, max(0, best / hop))
                 let lastFrame = min(frames - 1, (best + Int(0.02 * rate)) / hop)
                 var peakHere = 0.0
                 var brightest = firstFrame
@@ -293,14 +344,19 @@ public struct AudioAnalyzer: Sendable {
         var layerIntensity: [HapticLayers.Point] = []
         var layerSharpness: [HapticLayers.Point] = []
         if o.continuous, intensity.contains(where: { $0 > 0 }) {
-            let duration = audio.duration
             var curveTimes = [0.0] + times
             var curveIntensity = [0.0] + intensity
             var curveSharpness = [sharp[0]] + sharp
-            // End silent just after the sound.
-            curveTimes.append(max(duration, curveTimes.last! + hopSeconds))
+            // End silent just after the sound, and within the pattern limit: points past it
+            // (a sound of the full 3,600 s) are left out.
+            while curveTimes.count > 1, curveTimes.last! >= Self.latestTime {
+                curveTimes.removeLast()
+                curveIntensity.removeLast()
+                curveSharpness.removeLast()
+            }
+            curveTimes.append(min(max(duration, curveTimes.last! + hopSeconds), Self.latestTime))
             curveIntensity.append(0)
-            curveSharpness.append(sharp.last ?? 0.5)
+            curveSharpness.append(curveSharpness.last ?? 0.5)
             let budget = max(2, Int((o.pointsPerSecond * max(duration, 0.1)).rounded(.up)))
             let keepI = CurveSimplifier.keep(times: curveTimes, values: [curveIntensity], budget: budget)
             let keepS = CurveSimplifier.keep(times: curveTimes, values: [curveSharpness], budget: max(2, budget / 2))
@@ -309,7 +365,69 @@ public struct AudioAnalyzer: Sendable {
         }
         progress?(1)
         return Result(
-            layers: HapticLayers(intensity: layerIntensity, sharpness: layerSharpness, transients: transients),
-            frameTimes: times, level: level, sharpness: sharp, onsets: onsets)
+            layers: HapticLayers(
+                intensity: layerIntensity, sharpness: layerSharpness, transients: transients.filter { $0.time < Self.latestTime }),
+            frameTimes: times, level: level, sharpness: sharp, onsets: onsets, duration: duration)
+    }
+}
+
+/// Mono samples read in blocks from the start of a sound.
+protocol SampleStream {
+    /// Reads up to `frames` frames onto the end of `mono`; returns how many, 0 at the end.
+    func read(appendingTo mono: inout [Float], frames: Int) throws(FormatError) -> Int
+}
+
+extension SoundReader: SampleStream {}
+
+/// A sound already in memory, as a stream.
+final class MemoryStream: SampleStream {
+    private let samples: [Float]
+    private var position = 0
+
+    init(_ samples: [Float]) { self.samples = samples }
+
+    func read(appendingTo mono: inout [Float], frames: Int) throws(FormatError) -> Int {
+        let count = min(frames, samples.count - position)
+        mono.append(contentsOf: samples[position..<(position + count)])
+        position += count
+        return count
+    }
+}
+
+/// The part of a stream still needed, indexed by the sample's position in the whole sound:
+/// filled as far as asked, and the part before a position given up (in large steps, so the
+/// copying costs nothing measurable).
+struct SampleWindow {
+    private let stream: any SampleStream
+    private var buffer: [Float] = []
+    /// The position of `buffer[0]` in the sound.
+    private(set) var start = 0
+    /// Whether the stream has ended.
+    private(set) var ended = false
+
+    init(_ stream: any SampleStream) { self.stream = stream }
+
+    /// Samples read so far: the sound's length once ``ended``.
+    var total: Int { start + buffer.count }
+
+    /// Calls `body` with the samples read and not yet discarded, and the position of the
+    /// first of them in the sound.
+    func withSamples<T>(_ body: (UnsafeBufferPointer<Float>, Int) -> T) -> T {
+        buffer.withUnsafeBufferPointer { body($0, start) }
+    }
+
+    /// Reads until the position `end` (exclusive) is in, or the stream ends.
+    mutating func fill(upTo end: Int) throws(FormatError) {
+        while !ended, total < end {
+            if try stream.read(appendingTo: &buffer, frames: SoundReader.blockFrames) == 0 { ended = true }
+        }
+    }
+
+    /// Gives up the samples before `position` once they are many.
+    mutating func discard(before position: Int) {
+        let count = min(buffer.count, position - start)
+        guard count >= 1 << 16 else { return }
+        buffer.removeFirst(count)
+        start += count
     }
 }

@@ -1,3 +1,5 @@
+import HapticsCore
+
 /// What a conversion had to approximate, one entry per kind (not per event), in the order the
 /// kinds first happened. `haptics convert` prints each on one line on standard error, and
 /// `--strict` turns any of them into an error.
@@ -42,6 +44,22 @@ public struct ConversionNotes: Sendable, Hashable, CustomStringConvertible {
 
 /// A problem that stops a conversion: the input cannot be read, or the output cannot hold it.
 public struct FormatError: Error, Sendable, CustomStringConvertible {
+    /// One line: `source:line:column: path: message` for a problem at a place in a file (see
+    /// ``isLocated``), otherwise `source: message`.
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// Whether ``description`` starts with the problem's `file:line:column:`, as compilers
+    /// print theirs, so editors and terminals jump to it.
+    public var isLocated: Bool
+
+    /// A problem described in one line.
+    public init(_ description: String) {
+        self.description = description
+        isLocated = false
+    }
+
+    /// A problem in a JSON input, at its place when it has one.
+    package init(_ error: JSONFileError) {
+        description = error.description
+        isLocated = error.isLocated
+    }
 }

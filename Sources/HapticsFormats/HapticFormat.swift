@@ -47,10 +47,12 @@ public enum HapticFormat: String, Sendable, CaseIterable {
     }
 
     /// Whether ``read(_:source:notes:)`` accepts the format.
-    public var isReadable: Bool { self == .ahap || self == .haptic || self == .androidJSON }
+    public var isReadable: Bool { self == .ahap || self == .haptic || self == .androidJSON || self == .webJSON }
 
     /// Reads a file's contents as a pattern. AHAP goes through ``AHAPDecoder`` (lenient);
-    /// its warnings are returned as notes of kind `ahap`.
+    /// its warnings are returned as notes of kind `ahap`. The other formats are read under the
+    /// same limits (16 MiB, 64 levels, 100,000 elements, 3,600 s), every problem one line
+    /// `source:line:column: path: message`.
     public func read(_ data: Data, source: String, baseDirectory: URL? = nil, notes: inout ConversionNotes) throws(FormatError) -> HapticPattern {
         switch self {
         case .ahap:
@@ -65,13 +67,47 @@ public enum HapticFormat: String, Sendable, CaseIterable {
             return try LofeltHaptic.pattern(from: data, source: source, notes: &notes)
         case .androidJSON:
             return try AndroidVibration.layers(fromJSON: data, source: source, notes: &notes).pattern()
+        case .webJSON:
+            return try WebVibration.layers(fromJSON: data, source: source, notes: &notes).pattern()
         default:
-            throw FormatError("\(source): \(rawValue) is an output format only (readable: ahap, haptic, android-json)")
+            throw FormatError("\(source): \(rawValue) is an output format only (readable: ahap, haptic, android-json, web-json)")
         }
     }
 
     /// Writes a pattern. `name` names generated code and feedbackd events.
+    ///
+    /// Whatever is written reads back: JSON output is refused (a ``FormatError`` naming the
+    /// limit) when it would pass the readers' limits (16 MiB, 100,000 elements in an array,
+    /// 3,600 s), and the formats this toolkit reads are read back before they are returned.
     public func write(_ pattern: HapticPattern, name: String, notes: inout ConversionNotes) throws(FormatError) -> Data {
+        let data = try encode(pattern, name: name, notes: &notes)
+        try checkReadsBack(data, name: name)
+        return data
+    }
+
+    /// Refuses output that the toolkit's own readers would refuse.
+    private func checkReadsBack(_ data: Data, name: String) throws(FormatError) {
+        let isJSON = [.ahap, .haptic, .androidJSON, .webJSON, .feedbackd].contains(self)
+        guard isJSON else { return }
+        let limit = FormatJSON.limits.maxInputBytes
+        guard data.count <= limit else {
+            throw FormatError(
+                "\(name): cannot be written as \(rawValue): the output would be \(data.count) bytes, more than the \(limit >> 20) MiB the readers accept")
+        }
+        var notes = ConversionNotes()
+        do {
+            switch self {
+            case .ahap, .haptic, .androidJSON, .webJSON:
+                _ = try read(data, source: "\(rawValue) output", notes: &notes)
+            default:
+                _ = try JSONOutput.parse(data, source: "\(rawValue) output")
+            }
+        } catch {
+            throw FormatError("\(name): cannot be written as \(rawValue): it would not read back (\(error.description))")
+        }
+    }
+
+    private func encode(_ pattern: HapticPattern, name: String, notes: inout ConversionNotes) throws(FormatError) -> Data {
         switch self {
         case .ahap:
             if pattern.events.contains(where: { $0.kind == .continuous && $0.duration > HapticLayers.maxContinuousDuration }) {

@@ -14,20 +14,29 @@ package enum JSONOutput {
         return String(rounded)
     }
 
-    /// Parses JSON into dictionaries, arrays, strings, doubles and bools (`NSNull` for
-    /// null is not needed: readers skip what they do not recognise), with a one-line error
-    /// naming the source.
+    /// Parses JSON into dictionaries, arrays, strings, doubles and bools (`Optional<Any>.none`
+    /// for null), through the toolkit's one JSON reader under the AHAP limits, with a one-line
+    /// error naming the source, line, column and JSON location. Readers that check each value
+    /// use ``FormatJSON`` directly, which keeps every value's place for their messages.
     package static func parse(_ data: Data, source: String) throws(FormatError) -> [String: Any] {
-        let value: AnyJSON
-        do {
-            value = try JSONDecoder().decode(AnyJSON.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            throw FormatError("\(source): not valid JSON (\(context.underlyingError.map { "\($0)" } ?? context.debugDescription))")
+        do throws(JSONFileError) {
+            let root = try FormatJSON.root(data, source: source)
+            return Dictionary(root.members.map { ($0.key, any($0.value)) }, uniquingKeysWith: { $1 })
         } catch {
-            throw FormatError("\(source): not valid JSON (parse error)")
+            throw FormatJSON.formatError(error)
         }
-        guard let dictionary = value.object as? [String: Any] else { throw FormatError("\(source): expected a JSON object at the top level") }
-        return dictionary
+    }
+
+    /// A parsed value as `Any` (nesting is limited by the parser, so the recursion is too).
+    private static func any(_ value: JSONValue) -> Any {
+        switch value.content {
+        case .null: return Optional<Any>.none as Any
+        case .bool(let flag): return flag
+        case .number(let number): return number
+        case .string(let text): return text
+        case .array(let items): return items.map(any)
+        case .object(let members): return Dictionary(members.map { ($0.key, any($0.value)) }, uniquingKeysWith: { $1 })
+        }
     }
 
     /// A JSON number as a Double; true and false count as 1 and 0, as they did when these
@@ -36,44 +45,5 @@ package enum JSONOutput {
         if let number = value as? Double { return number }
         if let flag = value as? Bool { return flag ? 1 : 0 }
         return nil
-    }
-}
-
-/// Any JSON value, decoded through FoundationEssentials' JSONDecoder (JSONSerialization is in
-/// Foundation proper, which the toolkit does not link).
-private struct AnyJSON: Decodable {
-    /// `[String: Any]`, `[Any]`, `String`, `Double`, `Bool`, or `Optional<Any>.none` for null.
-    var object: Any
-
-    init(from decoder: any Decoder) throws {
-        if var items = try? decoder.unkeyedContainer() {
-            var array: [Any] = []
-            while !items.isAtEnd { array.append(try items.decode(AnyJSON.self).object) }
-            object = array
-            return
-        }
-        if let members = try? decoder.container(keyedBy: Key.self) {
-            var dictionary: [String: Any] = [:]
-            for key in members.allKeys { dictionary[key.stringValue] = try members.decode(AnyJSON.self, forKey: key).object }
-            object = dictionary
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            object = Optional<Any>.none as Any
-        } else if let flag = try? single.decode(Bool.self) {
-            object = flag
-        } else if let number = try? single.decode(Double.self) {
-            object = number
-        } else {
-            object = try single.decode(String.self)
-        }
-    }
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

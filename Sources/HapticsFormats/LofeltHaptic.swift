@@ -29,60 +29,95 @@ import HapticsCore
 /// sharpness², each transient an emphasis on a breakpoint at its time (with breakpoints 2 ms
 /// either side so the ducking stays local).
 public enum LofeltHaptic {
-    /// Reads a `.haptic` file's JSON into layers.
+    /// Reads a `.haptic` file's JSON into layers. Every problem is one line naming the source,
+    /// the line, the column and the JSON location; times past the 3,600 s pattern limit,
+    /// breakpoints that go back in time and values of the wrong kind are refused.
     public static func layers(from data: Data, source: String = ".haptic", notes: inout ConversionNotes) throws(FormatError) -> (
         HapticLayers, HapticPattern.Metadata
     ) {
-        let root = try JSONOutput.parse(data, source: source)
-        if let version = root["version"] as? [String: Any], let major = JSONOutput.double(version["major"]), major != 1 {
-            throw FormatError("\(source): version \(Int(major)) of the .haptic format is not supported (only 1.x)")
+        do throws(JSONFileError) {
+            return try read(FormatJSON.root(data, source: source), notes: &notes)
+        } catch {
+            throw FormatJSON.formatError(error)
         }
-        guard let signals = root["signals"] as? [String: Any],
-            let continuous = signals["continuous"] as? [String: Any],
-            let envelopes = continuous["envelopes"] as? [String: Any],
-            let amplitude = envelopes["amplitude"] as? [Any]
-        else {
-            throw FormatError("\(source): missing signals.continuous.envelopes.amplitude (not a v1 .haptic clip)")
+    }
+
+    private static func read(_ root: JSONObject, notes: inout ConversionNotes) throws(JSONFileError) -> (HapticLayers, HapticPattern.Metadata) {
+        if let version = root["version"] {
+            let major = try version.object(expected: "an object with a number 'major'").required("major", meaning: "the format's major version")
+            let number = try major.finiteNumber()
+            guard number == 1 else {
+                throw major.error(
+                    .inconsistent(key: "major", message: "version \(JSONText.shortNumber(number)) of the .haptic format is not supported (only 1.x)"))
+            }
         }
+        let envelopes = try root.required("signals", meaning: "the clip's signals; not a v1 .haptic clip")
+            .object(expected: "an object").required("continuous", meaning: "the continuous signal")
+            .object(expected: "an object").required("envelopes", meaning: "the amplitude and frequency envelopes")
+            .object(expected: "an object")
+        let amplitude = try envelopes.required("amplitude", meaning: "the amplitude envelope").items(of: "breakpoints")
         var intensity: [HapticLayers.Point] = []
         var transients: [HapticLayers.Transient] = []
-        var lastTime = -Double.infinity
-        for (index, item) in amplitude.enumerated() {
-            guard let point = item as? [String: Any], let time = JSONOutput.double(point["time"]), let a = JSONOutput.double(point["amplitude"]) else {
-                throw FormatError("\(source): signals.continuous.envelopes.amplitude[\(index)]: expected an object with numbers 'time' and 'amplitude'")
+        intensity.reserveCapacity(amplitude.count)
+        var lastTime = 0.0
+        var clamped = false
+        for item in amplitude {
+            let point = try item.object(expected: "an object with numbers 'time' and 'amplitude'")
+            let timeField = try point.required("time", meaning: "seconds from the clip's start")
+            let time = try timeField.seconds()
+            guard time >= lastTime else {
+                throw timeField.error(
+                    .inconsistent(key: "time", message: "goes back in time (the breakpoint before is at \(JSONText.shortNumber(lastTime)) s)"))
             }
-            guard time >= lastTime else { throw FormatError("\(source): signals.continuous.envelopes.amplitude[\(index)]: time \(time) goes back in time") }
             lastTime = time
-            let clamped = (0...1).clamp(a)
-            if clamped != a { notes.add("range", "values outside 0…1 clamped") }
-            if let emphasis = point["emphasis"] as? [String: Any] {
-                let ea = (0...1).clamp(JSONOutput.double(emphasis["amplitude"]) ?? 0)
-                let ef = (0...1).clamp(JSONOutput.double(emphasis["frequency"]) ?? 0)
-                intensity.append(.init(time, clamped.squareRoot() * (1 - ducking)))
-                transients.append(.init(time: time, intensity: ea.squareRoot(), sharpness: ef))
+            let a = try point.required("amplitude", meaning: "the amplitude, 0…1").finiteNumber()
+            let level = (0...1).clamp(a)
+            clamped = clamped || level != a
+            if let emphasisField = point["emphasis"] {
+                let emphasis = try emphasisField.object(expected: "an object with numbers 'amplitude' and 'frequency'")
+                let ea = try emphasis.required("amplitude", meaning: "the tap's amplitude, 0…1").finiteNumber()
+                let ef = try emphasis.required("frequency", meaning: "the tap's frequency, 0…1").finiteNumber()
+                clamped = clamped || !(0...1).contains(ea) || !(0...1).contains(ef)
+                intensity.append(.init(time, level.squareRoot() * (1 - ducking)))
+                transients.append(.init(time: time, intensity: (0...1).clamp(ea).squareRoot(), sharpness: (0...1).clamp(ef)))
             } else {
-                intensity.append(.init(time, clamped.squareRoot()))
+                intensity.append(.init(time, level.squareRoot()))
             }
         }
         if !transients.isEmpty, intensity.contains(where: { $0.value > 0 }) {
             notes.add("ducking", "continuous layer ducked by 20% at emphasis points (Meta's rule)", count: transients.count)
         }
         var sharpness: [HapticLayers.Point] = []
-        if let frequency = envelopes["frequency"] as? [Any] {
-            for (index, item) in frequency.enumerated() {
-                guard let point = item as? [String: Any], let time = JSONOutput.double(point["time"]), let f = JSONOutput.double(point["frequency"]) else {
-                    throw FormatError("\(source): signals.continuous.envelopes.frequency[\(index)]: expected an object with numbers 'time' and 'frequency'")
+        if let frequency = envelopes["frequency"] {
+            var lastTime = 0.0
+            for item in try frequency.items(of: "breakpoints") {
+                let point = try item.object(expected: "an object with numbers 'time' and 'frequency'")
+                let timeField = try point.required("time", meaning: "seconds from the clip's start")
+                let time = try timeField.seconds()
+                guard time >= lastTime else {
+                    throw timeField.error(
+                        .inconsistent(key: "time", message: "goes back in time (the breakpoint before is at \(JSONText.shortNumber(lastTime)) s)"))
                 }
+                lastTime = time
+                let f = try point.required("frequency", meaning: "the frequency, 0…1").finiteNumber()
+                clamped = clamped || !(0...1).contains(f)
                 sharpness.append(.init(time, (0...1).clamp(f).squareRoot()))
             }
         }
+        if clamped { notes.add("range", "values outside 0…1 clamped") }
         var metadata = HapticPattern.Metadata()
-        if let meta = root["metadata"] as? [String: Any] {
-            metadata.project = (meta["project"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            metadata.description = (meta["description"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            if let author = meta["author"] as? String, !author.isEmpty { metadata.other["Author"] = author }
-            if let editor = meta["editor"] as? String, !editor.isEmpty { metadata.other["Editor"] = editor }
-            if let source = meta["source"] as? String, !source.isEmpty { metadata.other["Source"] = source }
+        if let metaField = root["metadata"] {
+            let meta = try metaField.object(expected: "an object")
+            func text(_ key: String) throws(JSONFileError) -> String? {
+                guard let field = meta[key], !field.value.isNull else { return nil }
+                let value = try field.text()
+                return value.isEmpty ? nil : value
+            }
+            metadata.project = try text("project")
+            metadata.description = try text("description")
+            if let author = try text("author") { metadata.other["Author"] = author }
+            if let editor = try text("editor") { metadata.other["Editor"] = editor }
+            if let source = try text("source") { metadata.other["Source"] = source }
         }
         return (HapticLayers(intensity: intensity, sharpness: sharpness, transients: transients), metadata)
     }

@@ -127,6 +127,62 @@ public struct WebVibration: Sendable, Hashable {
         "\(indent){ \"startDelay\": \(e.startDelay), \"duration\": \(e.duration), \"strongMagnitude\": \(JSONOutput.number(e.strongMagnitude, digits: 3)), \"weakMagnitude\": \(JSONOutput.number(e.weakMagnitude, digits: 3)) }"
     }
 
+    /// Reads the JSON form back: `navigator.vibrate`'s on/off entries as steps of intensity 1
+    /// (it has no strength) and sharpness 0.5; without entries, the dual-rumble effects as
+    /// steps of intensity √(the stronger motor) and sharpness the weak motor's share. Every
+    /// entry and effect is checked (milliseconds from 0, magnitudes 0…1, 3,600 s in all); every
+    /// problem is one line naming the source, the line, the column and the JSON location.
+    public static func layers(fromJSON data: Data, source: String = ".web.json", notes: inout ConversionNotes) throws(FormatError) -> HapticLayers {
+        do throws(JSONFileError) {
+            let root = try FormatJSON.root(data, source: source)
+            let format = try root.required("format", meaning: "\"haptics-web\"; not a web vibration file")
+            guard case .string("haptics-web") = format.value.content else {
+                throw format.error(
+                    .inconsistent(key: "format", message: "not a web vibration file (expected \"format\": \"haptics-web\", got \(format.value.shortText))"))
+            }
+            var intensity: [HapticLayers.Point] = []
+            var sharpness: [HapticLayers.Point] = []
+            var t = 0.0
+            let entries = try root["vibrate"]?.items(of: "milliseconds") ?? []
+            for (index, entry) in entries.enumerated() {
+                let start = t
+                t += try entry.milliseconds() / 1000
+                guard t <= FormatJSON.maxSeconds else { throw entry.pastLimit(t) }
+                guard index % 2 == 0, t > start else { continue }
+                intensity += [.init(start, 1), .init(max(start, t - 0.0001), 1), .init(t, 0)]
+            }
+            if !entries.isEmpty {
+                notes.add("on-off-read", "navigator.vibrate read as full-strength steps of sharpness 0.5 (it has neither)")
+                return HapticLayers(intensity: HapticLayers.dropDuplicateTimes(intensity), sharpness: [], transients: [])
+            }
+            for item in try root["dualRumble"]?.items(of: "effects") ?? [] {
+                let effect = try item.object(expected: "an object with startDelay, duration, strongMagnitude and weakMagnitude")
+                if let delay = effect["startDelay"] {
+                    t += try delay.milliseconds() / 1000
+                    guard t <= FormatJSON.maxSeconds else { throw delay.pastLimit(t) }
+                }
+                let durationField = try effect.required("duration", meaning: "milliseconds")
+                let start = t
+                t += try durationField.milliseconds() / 1000
+                guard t <= FormatJSON.maxSeconds else { throw durationField.pastLimit(t) }
+                let strong = try effect.required("strongMagnitude", meaning: "0…1").number(in: 0...1)
+                let weak = try effect.required("weakMagnitude", meaning: "0…1").number(in: 0...1)
+                guard t > start else { continue }
+                let level = max(strong, weak).squareRoot()
+                let share = strong + weak > 0 ? weak / (strong + weak) : 0.5
+                intensity += [.init(start, level), .init(max(start, t - 0.0001), level), .init(t, 0)]
+                sharpness += [.init(start, share), .init(max(start, t - 0.0001), share)]
+            }
+            if !intensity.isEmpty {
+                notes.add("rumble-read", "dual-rumble read as steps: intensity from the stronger motor, sharpness from the weak motor's share")
+            }
+            return HapticLayers(
+                intensity: HapticLayers.dropDuplicateTimes(intensity), sharpness: HapticLayers.dropDuplicateTimes(sharpness), transients: [])
+        } catch {
+            throw FormatJSON.formatError(error)
+        }
+    }
+
     /// An ES module: the data and two functions, `vibrateNAME()` and `rumbleNAME(gamepad)`.
     public func javaScript(name: String) -> String {
         let type = CodeNames.type(name)

@@ -8,7 +8,8 @@ struct AnalyzeCommand: Command {
         name: name,
         abstract: "Turn a sound into a haptic pattern (audio to haptics).",
         discussion: """
-            Reads WAV, FLAC, Ogg or MP3 (through libsndfile; any rate, channels mixed to mono) and \
+            Reads WAV, FLAC, Ogg or MP3 (through libsndfile; 1,000 to 384,000 Hz, up to 64 channels \
+            mixed to mono, up to 3,600 s, streamed in blocks) and \
             writes a pattern that follows it: intensity from the sound's level (an RMS follower), \
             sharpness from its brightness (spectral centroid), taps at its onsets (spectral flux \
             over an adaptive threshold), the continuous part ducked under the taps, curves \
@@ -149,25 +150,25 @@ struct AnalyzeCommand: Command {
         guard let target = to ?? (output == "-" ? .ahap : HapticFormat(path: output)) else {
             throw CLIError(message: "\(output): cannot tell the output format from the extension; give --to", code: .validationFailure)
         }
+        removeUnfinishedFilesOnSignals()
         let bar = ProgressBar("analyzing")
-        let audio: AudioFile
+        let result: AudioAnalyzer.Result
         do {
-            audio = try AudioFile(contentsOf: sound) { bar.update($0 * 0.4) }
+            result = try AudioAnalyzer(options: options).analyze(contentsOf: sound) { bar.update($0) }
         } catch {
             bar.finish()
             throw CLIError.invalidInput(error.description)
         }
-        let result = try AudioAnalyzer(options: options).analyze(audio) { bar.update(0.4 + 0.6 * $0) }
         bar.finish()
         guard !result.layers.transients.isEmpty || result.layers.hasContinuous else {
-            throw CLIError.invalidInput("\(sound): the sound is silent (\(audio.duration.fixed(2)) s with nothing to feel); no pattern written")
+            throw CLIError.invalidInput("\(sound): the sound is silent (\(result.duration.fixed(2)) s with nothing to feel); no pattern written")
         }
         let stem = URL(fileURLWithPath: sound).deletingPathExtension().lastPathComponent
         let pattern = result.pattern(
             metadata: HapticPattern.Metadata(description: "Analysed from \(URL(fileURLWithPath: sound).lastPathComponent) by haptics analyze"))
         var notes = ConversionNotes()
         let data: Data
-        do { data = try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError.invalidInput(error.description) }
+        do throws(FormatError) { data = try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError(error) }
         try ConvertCommand.report(notes, strict: strict)
         try OutputFile.write(data, to: output)
         if let plot {

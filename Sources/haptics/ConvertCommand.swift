@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Haptics
+import HapticsCore
 import HapticsFormats
 
 extension HapticFormat: ChoiceArgument {}
@@ -15,14 +16,16 @@ struct ConvertCommand: Command {
               .haptic            haptic          Meta/Lofelt clip v1 (read, write)
               .android.json      android-json    Android waveform, envelope, primitives (read, write)
               .kt                android-kotlin  the same as a Kotlin object (write)
-              .web.json          web-json        navigator.vibrate and gamepad dual-rumble (write)
+              .web.json          web-json        navigator.vibrate and gamepad dual-rumble (read, write)
               .js                web-js          the same as a JavaScript module (write)
               .feedbackd.json    feedbackd       a feedbackd theme entry (write)
               .csv               rumble-csv      rumble motors, time_ms,strong,weak (write)
 
             IN is a preset name, a file, or - (AHAP on standard input). Whatever a format cannot \
             hold is approximated, and each kind of approximation is named on one line on standard \
-            error; --strict makes them errors (exit 1, nothing written).
+            error; --strict makes them errors (exit 1, nothing written). Every input is read under \
+            the AHAP limits (16 MiB, 64 levels of nesting, 100,000 elements, 3,600 s), and what \
+            would not read back is not written.
 
             Exit status: 0 written, 1 invalid input, an approximation under --strict, or the \
             output cannot be written, 2 usage error.
@@ -37,9 +40,11 @@ struct ConvertCommand: Command {
               haptics convert --library -o haptics.feedbackd.json
             """,
         arguments: [
-            .positional("in", help: "A preset name, a file (.ahap, .haptic, .android.json), or - for AHAP on standard input.", optional: true),
+            .positional("in", help: "A preset name, a file (.ahap, .haptic, .android.json, .web.json), or - for AHAP on standard input.", optional: true),
             .option("output", short: "o", valueName: "out", help: "Output file, or - for standard output.", required: true),
-            .option("from", choices: HapticFormat.self, valueName: "format", help: "Input format: ahap, haptic, android-json (default: from the extension)."),
+            .option(
+                "from", choices: HapticFormat.self, valueName: "format",
+                help: "Input format: ahap, haptic, android-json, web-json (default: from the extension)."),
             .option(
                 "to", choices: HapticFormat.self, valueName: "format",
                 help: "Output format (default: from the extension): \(HapticFormat.allCases.map(\.rawValue).joined(separator: ", "))."),
@@ -73,10 +78,11 @@ struct ConvertCommand: Command {
     func validate() throws {
         if library && input != nil { throw UsageError("--library converts the preset library; give no input") }
         if !library && input == nil { throw UsageError("missing the input (a preset, a file or -)") }
-        if let from, !from.isReadable { throw UsageError("--from \(from.rawValue): an output format only (readable: ahap, haptic, android-json)") }
+        if let from, !from.isReadable { throw UsageError("--from \(from.rawValue): an output format only (readable: ahap, haptic, android-json, web-json)") }
     }
 
     func run() throws {
+        removeUnfinishedFilesOnSignals()
         guard let target = to ?? HapticFormat(path: output) else {
             throw CLIError(
                 message:
@@ -94,7 +100,7 @@ struct ConvertCommand: Command {
             data = try ProgressBar.during("converting") {
                 let (pattern, source) = try load()
                 let stem = name ?? (source == "-" ? "pattern" : source)
-                do { return try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError.invalidInput("\(error)") }
+                do throws(FormatError) { return try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError(error) }
             }
         }
         try Self.report(notes, strict: strict)
@@ -116,28 +122,22 @@ struct ConvertCommand: Command {
         var format = from
         if format == nil, input != "-", FileManager.default.fileExists(atPath: input) {
             format = HapticFormat(path: input)
-            if format == .ahap, input.lowercased().hasSuffix(".json"), let data = FileManager.default.contents(atPath: input) {
-                format = Self.sniff(data) ?? .ahap
+            if format == .ahap, input.lowercased().hasSuffix(".json") {
+                format = Self.sniff(try Self.readFile(input)) ?? .ahap
             }
         }
         if let format, format != .ahap {
             guard format.isReadable else {
-                throw CLIError.invalidInput("\(input): \(format.rawValue) is an output format only (readable: ahap, haptic, android-json)")
+                throw CLIError.invalidInput("\(input): \(format.rawValue) is an output format only (readable: ahap, haptic, android-json, web-json)")
             }
-            let data: Data
-            if input == "-" {
-                data = try readStandardInput()
-            } else {
-                guard let contents = FileManager.default.contents(atPath: input) else { throw CLIError.invalidInput("\(input): cannot read the file") }
-                data = contents
-            }
+            let data = input == "-" ? try readStandardInput() : try Self.readFile(input)
             var notes = ConversionNotes()
             do {
                 let pattern = try format.read(data, source: input, notes: &notes)
                 try Self.report(notes, strict: strict)
                 return (pattern, input)
             } catch let error as FormatError {
-                throw CLIError.invalidInput(error.description)
+                throw CLIError(error)
             }
         }
         let patternInput = PatternInput(pattern: input, preset: preset)
@@ -146,11 +146,29 @@ struct ConvertCommand: Command {
         return (loaded.pattern, loaded.name)
     }
 
+    /// A file's bytes: a regular file of at most the 16 MiB input limit, read no further.
+    static func readFile(_ path: String) throws -> Data {
+        do {
+            return Data(try JSONFile.readBytes(path: path, name: path, limit: AHAPLimits.default.maxInputBytes))
+        } catch {
+            throw CLIError.invalidInput(error.description)
+        }
+    }
+
     /// A `.json` file's format from its top-level keys.
     static func sniff(_ data: Data) -> HapticFormat? {
         guard let object = try? JSONOutput.parse(data, source: "") else { return nil }
         if object["signals"] != nil { return .haptic }
         if object["format"] as? String == "haptics-android" { return .androidJSON }
+        if object["format"] as? String == "haptics-web" { return .webJSON }
         return nil
+    }
+}
+
+extension CLIError {
+    /// A conversion's problem: a problem at a place in the input starts with that place, as
+    /// the profile and settings readers' do; any other is `haptics: message`.
+    init(_ error: FormatError) {
+        self.init(message: error.description, code: .invalidInput, isWholeLine: error.isLocated)
     }
 }

@@ -43,13 +43,47 @@ struct PatternPlot {
         Int(54 + envelopeHeight + laneGap + eventsHeight + laneGap + Double(controls.count) * (controlHeight + laneGap) + signalHeight + 60)
     }
 
+    /// The drive signal's lowest and highest sample in each pixel column, rendered in blocks:
+    /// the memory is the picture's width, not the pattern's length (a one-hour pattern's whole
+    /// signal was 1.36 GB), and every column covers the same span of time.
+    struct SignalSummary {
+        var low: [Float]
+        var high: [Float]
+        var seconds: Double
+    }
+
+    static func summary(of pattern: HapticPattern, profile: ActuatorProfile, columns: Int) -> SignalSummary {
+        let renderer = HapticRenderer(pattern: pattern, profile: profile)
+        let rate = Double(renderer.sampleRate)
+        let channels = renderer.channelCount
+        let channel = min(profile.hapticChannels.first ?? 0, channels - 1)
+        let seconds = max(pattern.duration, Double(renderer.totalFrames) / rate, 0.001)
+        var low = [Float](repeating: 0, count: columns)
+        var high = [Float](repeating: 0, count: columns)
+        let blockFrames = 4096
+        var buffer = [Float](repeating: 0, count: blockFrames * channels)
+        var frame = 0
+        let columnsPerFrame = Double(columns) / (seconds * rate)
+        while true {
+            let count = buffer.withUnsafeMutableBufferPointer { renderer.render(into: $0) }
+            if count == 0 { break }
+            for k in 0..<count {
+                let value = buffer[k * channels + channel]
+                let column = min(columns - 1, Int(Double(frame + k) * columnsPerFrame))
+                low[column] = min(low[column], value)
+                high[column] = max(high[column], value)
+            }
+            frame += count
+        }
+        return SignalSummary(low: low, high: high, seconds: seconds)
+    }
+
     var svg: String {
-        let signal = HapticRenderer.render(pattern, profile: profile)
-        let samples = signal.channel(profile.hapticChannels.first ?? 0)
-        let seconds = max(pattern.duration, Double(samples.count) / Double(signal.sampleRate), 0.001)
+        let plotWidth = Double(width) - left - right
+        let signal = Self.summary(of: pattern, profile: profile, columns: max(1, Int(plotWidth)))
+        let seconds = signal.seconds
         let compiled = CompiledPattern(pattern)
         let controls = self.controls
-        let plotWidth = Double(width) - left - right
         func x(_ t: Double) -> Double { left + t / seconds * plotWidth }
 
         var out: [String] = []
@@ -134,27 +168,12 @@ struct PatternPlot {
         lane(&out, y: y, height: signalHeight, label: "drive signal", sublabel: "±1")
         let middle = y + signalHeight / 2
         out.append(##"<line x1="\##(fmt(left))" y1="\##(fmt(middle))" x2="\##(fmt(left + plotWidth))" y2="\##(fmt(middle))" stroke="#ccc"/>"##)
-        if !samples.isEmpty {
-            var path = ""
-            let perColumn = Double(samples.count) / (Double(samples.count) / Double(signal.sampleRate) / seconds * plotWidth)
-            var column = 0.0
-            var start = 0
-            while start < samples.count {
-                let end = min(samples.count, max(start + 1, Int(((column + 1) * perColumn).rounded())))
-                var low: Float = 0
-                var high: Float = 0
-                for v in samples[start..<end] {
-                    low = min(low, v)
-                    high = max(high, v)
-                }
-                if high > low {
-                    path += "M\(fmt(left + column)),\(fmt(middle - Double(high) * signalHeight / 2))V\(fmt(middle - Double(low) * signalHeight / 2))"
-                }
-                start = end
-                column += 1
-            }
-            out.append(##"<path d="\##(path)" stroke="#1b7f3b" stroke-width="1" fill="none"/>"##)
+        var path = ""
+        for column in signal.low.indices where signal.high[column] > signal.low[column] {
+            let x = left + Double(column)
+            path += "M\(fmt(x)),\(fmt(middle - Double(signal.high[column]) * signalHeight / 2))V\(fmt(middle - Double(signal.low[column]) * signalHeight / 2))"
         }
+        if !path.isEmpty { out.append(##"<path d="\##(path)" stroke="#1b7f3b" stroke-width="1" fill="none"/>"##) }
         y += signalHeight
 
         // The time axis.

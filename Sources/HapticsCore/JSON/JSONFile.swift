@@ -28,9 +28,19 @@ package struct JSONFile: Sendable {
 
     /// Parses JSON text, naming it `name` in errors.
     package init(bytes: [UInt8], name: String) throws(JSONFileError) {
+        try self.init(bytes: bytes, name: name, parserLimits: Self.limits)
+    }
+
+    /// Parses JSON text under a pattern's limits (nesting, elements, values; the caller checks
+    /// the size): how the readers of other platforms' pattern formats read theirs.
+    package init(bytes: [UInt8], name: String, limits: AHAPLimits) throws(JSONFileError) {
+        try self.init(bytes: bytes, name: name, parserLimits: JSONParser.Limits(limits))
+    }
+
+    private init(bytes: [UInt8], name: String, parserLimits: JSONParser.Limits) throws(JSONFileError) {
         self.name = name
         self.bytes = bytes
-        let parsed = JSONParser.parse(bytes, limits: Self.limits)
+        let parsed = JSONParser.parse(bytes, limits: parserLimits)
         // The first problem in the text, whether fatal or not: a trailing comma or duplicate
         // key before a syntax error is what the writer meets first.
         var first: (offset: Int, path: String, message: String)?
@@ -66,7 +76,7 @@ package struct JSONFile: Sendable {
 
     /// The file's bytes: only a regular file, checked for size before reading and read no
     /// further than `limit`, so a device or a huge file costs nothing.
-    static func readBytes(path: String, name: String, limit: Int) throws(JSONFileError) -> [UInt8] {
+    package static func readBytes(path: String, name: String, limit: Int) throws(JSONFileError) -> [UInt8] {
         func failure(_ problem: JSONFileError.Problem) -> JSONFileError { JSONFileError(file: name, problem) }
         var info = stat()
         guard stat(path, &info) == 0 else {
