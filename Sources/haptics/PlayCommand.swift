@@ -84,6 +84,9 @@ struct PlayCommand: Command {
     var hapticsOnly: Bool
     var rumble: String?
     var watching: WatchOptions
+    /// A pattern already in memory, played instead of reading ``input`` (`analyze --play`:
+    /// no file is written for it).
+    var preloaded: LoadedPattern?
 
     init(_ arguments: ParsedArguments) throws {
         input = try PatternInput(arguments)
@@ -154,7 +157,7 @@ struct PlayCommand: Command {
 
     /// Plays the pattern until it completes or `done` is signalled (a signal, a change).
     private func playOnce(until done: DispatchSemaphore, interruption: SignalWatcher) throws {
-        let loaded = try input.load()
+        let loaded = try preloaded ?? input.load()
         let profile = try profileOptions.resolve()
         reportWarnings(
             loaded,
@@ -259,10 +262,15 @@ struct PlayCommand: Command {
 
     /// No device to play on: render the pattern to a file so the user has something real.
     private func renderInstead(_ loaded: LoadedPattern, profile: ActuatorProfile, because reason: HapticError) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics", isDirectory: true)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The user's own cache folder, never a shared one such as /tmp: there another user
+        // could have made the folder first, with this name linked to one of the user's files.
+        let directory: String
+        do { directory = try PrivateFolder.cache() } catch {
+            throw CLIError.deviceUnavailable("no audio output (\(reason)), and rendering instead failed too: \(error)")
+        }
         let stem = URL(fileURLWithPath: loaded.name).deletingPathExtension().lastPathComponent
-        let path = directory.appendingPathComponent((stem == "-" ? "stdin" : stem) + ".wav").path
+        let path = directory + "/" + (stem == "-" ? "stdin" : stem) + ".wav"
+        PrivateFolder.clear(path)
         let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, gain: profileOptions.gain, includingAudio: !hapticsOnly)
         reportSoundFileProblems(renderer.soundFileProblems, of: loaded)
         do {
