@@ -63,7 +63,7 @@ struct PlayCommand: Command {
                 "loop", valueName: "n", help: "Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).",
                 optionalValue: OptionalValues.loopCount),
             .option(
-                "rate", valueName: "r", help: "Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
+                "rate", valueName: "r", help: "Playback speed, 0.001 to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
                 takesDashedValue: true),
             .flag("haptics-only", help: "Leave audio events out (the engine's playsHapticsOnly)."),
             .option(
@@ -113,7 +113,7 @@ struct PlayCommand: Command {
             guard (2...2000).contains(latencyMilliseconds) else { throw UsageError("--latency-ms must be between 2 and 2000") }
             guard latency == nil else { throw UsageError("--latency and --latency-ms both set the buffer; give one") }
         }
-        guard rate.isFinite, rate > 0, rate <= 100 else { throw UsageError("--rate must be greater than 0 and at most 100") }
+        guard rate.isFinite, rate >= 0.001, rate <= 100 else { throw UsageError("--rate must be from 0.001 to 100") }
         if let loop, loop < 0 { throw UsageError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
 

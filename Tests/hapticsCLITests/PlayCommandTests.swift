@@ -267,7 +267,7 @@ struct PlayCommandTests {
     func rateZero() async throws {
         let result = try await HapticsProcess.run(["play", "success", "--device", "null", "--rate", "0"], timeout: .seconds(30))
         #expect(result.status == 2)
-        #expect(result.errorLines == ["haptics: --rate must be greater than 0 and at most 100 (see 'haptics play --help')"])
+        #expect(result.errorLines == ["haptics: --rate must be from 0.001 to 100 (see 'haptics play --help')"])
     }
 
     @Test("--rumble on a machine without force-feedback devices exits 69 with one line")
