@@ -15,11 +15,13 @@ package enum PrivateFolder {
     /// `XDG_CACHE_HOME`) or `~/.cache/haptics`, created when missing; for files the user is
     /// told about and may want again. When it cannot be used (no home, or a folder another
     /// user made or can write to), a new folder from ``makeTemporary(prefix:)`` instead.
-    package static func cache() throws(FileWriteError) -> String {
+    ///
+    /// - Parameter environment: the process's environment variables (replaceable in tests).
+    package static func cache(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(FileWriteError) -> String {
         var base: String?
-        if let value = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), value.hasPrefix("/") {
+        if let value = environment("XDG_CACHE_HOME"), value.hasPrefix("/") {
             base = value
-        } else if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") {
+        } else if let home = environment("HOME"), home.hasPrefix("/") {
             base = (home == "/" ? "" : home) + "/.cache"
         }
         if let base {
@@ -28,7 +30,7 @@ package enum PrivateFolder {
             let folder = base + "/haptics"
             if mkdir(folder, 0o700) == 0 || errno == EEXIST, isPrivate(folder) { return folder }
         }
-        return try makeTemporary(prefix: "haptics")
+        return try makeTemporary(in: environment("TMPDIR"), prefix: "haptics")
     }
 
     /// A new folder in `parent` (by default `$TMPDIR`, or `/tmp`), `PREFIX-XXXXXX`, made by
