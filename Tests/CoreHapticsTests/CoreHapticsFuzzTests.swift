@@ -217,7 +217,7 @@ struct CoreHapticsFuzzTests {
                     // A value that is not a finite number must be refused, never sent.
                     var nonFinite = false
                     do {
-                        switch Int.random(in: 0..<4, using: &random) {
+                        switch Int.random(in: 0..<5, using: &random) {
                         case 0:
                             let parameter = CHHapticDynamicParameter(
                                 parameterID: controlIDs.randomElement(using: &random)!, value: value(), relativeTime: number())
@@ -232,6 +232,7 @@ struct CoreHapticsFuzzTests {
                                 CHHapticParameterCurve(parameterID: controlIDs.randomElement(using: &random)!, controlPoints: points, relativeTime: 0),
                                 atTime: when(engine))
                         case 2: try player.seek(toOffset: number())
+                        case 3: try player.stop(atTime: when(engine))
                         default:
                             try player.pause(atTime: when(engine))
                             try player.resume(atTime: when(engine))
