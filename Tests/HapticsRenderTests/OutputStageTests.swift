@@ -47,6 +47,15 @@ struct OutputStageTests {
         #expect(withAudio.audioPeak.isFinite)
     }
 
+    @Test("a rumble level that is not a number stops the motor; infinities are full or off")
+    func rumbleMagnitudes() {
+        #expect(RumbleRenderer.magnitude(.nan) == 0)
+        #expect(RumbleRenderer.magnitude(-.nan) == 0)
+        #expect(RumbleRenderer.magnitude(.infinity) == 65535)
+        #expect(RumbleRenderer.magnitude(-.infinity) == 0)
+        #expect(RumbleRenderer.magnitude(0.5) == 32768)
+    }
+
     @Test("a gain that is not a number writes silence, not NaN")
     func nanGain() {
         var stage = OutputStage(profile: .wideband, gain: .nan)
