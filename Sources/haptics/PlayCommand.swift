@@ -20,8 +20,9 @@ struct PlayCommand: Command {
             background job's Ctrl-C) stays ignored.
 
             Without --device, when the machine has no audio output (no sound card, no sound \
-            server), the pattern is rendered to a WAV file instead and the command says where it \
-            went and why, exiting 0. A --device that is missing or busy exits with 69.
+            server), the pattern is rendered to a WAV file instead, in the user's cache folder \
+            ($XDG_CACHE_HOME/haptics or ~/.cache/haptics), and the command says where it went \
+            and why, exiting 0. A --device that is missing or busy exits with 69.
 
             Audio events (AudioContinuous tones, AudioCustom sound files, read relative to the \
             AHAP file's folder) play too, as in Core Haptics: on the profile's silent channels \
