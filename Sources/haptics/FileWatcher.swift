@@ -50,7 +50,8 @@ final class FileWatcher: @unchecked Sendable {
     private static let folderMask =
         UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_ATTRIB) | UInt32(IN_DELETE)
         | UInt32(IN_MOVE_SELF) | UInt32(IN_DELETE_SELF) | UInt32(IN_MASK_ADD)
-    private static let parentMask = UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+    private static let parentMask =
+        UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVE_SELF) | UInt32(IN_DELETE_SELF) | UInt32(IN_ONLYDIR) | UInt32(IN_MASK_ADD)
 
     /// Watches `paths` (files that exist, or will, in folders that exist).
     init(paths: [String]) throws {
@@ -106,6 +107,7 @@ final class FileWatcher: @unchecked Sendable {
         guard count > 0 else { return changed }
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
+        let gone = UInt32(IN_MOVE_SELF) | UInt32(IN_DELETE_SELF) | UInt32(IN_IGNORED) | UInt32(IN_UNMOUNT)
         while offset + header <= count {
             let (watch, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
                 let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
@@ -116,7 +118,7 @@ final class FileWatcher: @unchecked Sendable {
             offset += header + length
             for index in watched.indices {
                 if watch == watched[index].folderWatch {
-                    if mask & (UInt32(IN_MOVE_SELF) | UInt32(IN_DELETE_SELF) | UInt32(IN_IGNORED) | UInt32(IN_UNMOUNT)) != 0 {
+                    if mask & gone != 0 {
                         // The folder went away (or moved elsewhere, where the watch would follow
                         // it): follow its path instead.
                         lose(index)
@@ -124,8 +126,16 @@ final class FileWatcher: @unchecked Sendable {
                     } else if name == watched[index].name {
                         changed = true
                     }
-                } else if watch == watched[index].parentWatch, watched[index].folderWatch < 0, name == watched[index].folderName {
-                    changed = reattach(index) || changed
+                } else if watch == watched[index].parentWatch, watched[index].folderWatch < 0 {
+                    if mask & gone != 0 {
+                        // The parent went too: look for the path every `retry` instead.
+                        let parentWatch = watched[index].parentWatch
+                        watched[index].parentWatch = -1
+                        drop(parentWatch)
+                        changed = reattach(index, watchingParent: false) || changed
+                    } else if name == watched[index].folderName {
+                        changed = reattach(index) || changed
+                    }
                 }
             }
         }
@@ -147,7 +157,7 @@ final class FileWatcher: @unchecked Sendable {
 
     /// Watches the folder at its path again if it is there (true when its file is there too:
     /// it was made or moved in with the folder), or else the folder's parent, for its return.
-    private func reattach(_ index: Int) -> Bool {
+    private func reattach(_ index: Int, watchingParent: Bool = true) -> Bool {
         let watch = inotify_add_watch(descriptor, watched[index].folder, Self.folderMask | UInt32(IN_ONLYDIR))
         if watch >= 0 {
             let parentWatch = watched[index].parentWatch
@@ -156,7 +166,7 @@ final class FileWatcher: @unchecked Sendable {
             drop(parentWatch)
             return access(watched[index].folder + "/" + watched[index].name, F_OK) == 0
         }
-        if watched[index].parentWatch < 0 {
+        if watchingParent, watched[index].parentWatch < 0 {
             watched[index].parentWatch = inotify_add_watch(descriptor, watched[index].parent, Self.parentMask)
             // The folder may have come back between the two calls.
             if watched[index].parentWatch >= 0, access(watched[index].folder, F_OK) == 0 { return reattach(index) }

@@ -68,4 +68,28 @@ struct WatchFolderTests {
         running.send(SIGTERM)
         _ = try await running.wait(timeout: .seconds(10))
     }
+
+    @Test("validate --watch follows a file whose folder and the folder's parent were both deleted and made again")
+    func parentDeleted() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("work/patterns/tap.ahap", Self.short)
+        let running = try BackgroundHaptics(["validate", "--watch", "work/patterns/tap.ahap"], in: folder.url)
+        defer { running.send(SIGKILL) }
+        try await Wait.suspendingRequire("the first run", timeout: .seconds(60), interval: .milliseconds(20)) { runs(running) >= 1 }
+        try FileManager.default.removeItem(atPath: folder.path("work"))
+        // Long enough for the watcher to see both folders go (the race the other way, a folder
+        // back before its loss is read, is the rename test's).
+        try await Wait.suspendingRequire("the deletion reported", timeout: .seconds(60), interval: .milliseconds(20)) { runs(running) >= 2 }
+        try folder.write("work/patterns/tap.ahap", Self.long)
+        let valid = { running.outputSoFar.components(separatedBy: "tap.ahap: valid").count - 1 }
+        try await Wait.suspendingRequire(
+            "the new folder's file validated: \(running.outputSoFar)", timeout: .seconds(60), interval: .milliseconds(20)
+        ) { valid() >= 2 }
+        try folder.write("work/patterns/tap.ahap", Self.short)
+        try await Wait.suspendingRequire(
+            "a save in the new folder validated: \(running.outputSoFar)", timeout: .seconds(60), interval: .milliseconds(20)
+        ) { valid() >= 3 }
+        running.send(SIGTERM)
+        _ = try await running.wait(timeout: .seconds(10))
+    }
 }
