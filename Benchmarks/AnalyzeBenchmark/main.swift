@@ -12,9 +12,14 @@ import HapticsRender
 let arguments = CommandLine.arguments.dropFirst()
 let seconds = arguments.first.flatMap(Double.init) ?? 60
 var path = arguments.dropFirst().first ?? ""
+/// The synthesised sound's private folder, removed at the end: a fixed name in the shared
+/// temporary folder could be a link another user planted (issue #24).
+var scratch: String?
 
 if path.isEmpty {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-analyze-benchmark.wav").path
+    let folder = try PrivateFolder.makeTemporary(prefix: "haptics-analyze-benchmark")
+    scratch = folder
+    path = folder + "/noise.wav"
     let rate = 48_000.0
     let frames = Int(seconds * rate)
     var samples = [Float](repeating: 0, count: frames * 2)
@@ -69,3 +74,4 @@ print(
         format: "%.1f s of sound, %d channel(s) at %.0f Hz: %.0f ms (read %.0f ms, analysis %.0f ms), %.0f× real time",
         audio!.duration, audio!.channelCount, Double(audio!.sampleRate), total, read, total - read, audio!.duration * 1000 / total))
 print("\(result!.onsets.count) onsets, \(result!.layers.intensity.count) intensity and \(result!.layers.sharpness.count) sharpness points")
+if let scratch { PrivateFolder.remove(scratch) }

@@ -43,8 +43,7 @@ defer { monitor.stop() }
 
 // MARK: The sounds
 
-let files = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-latency-files-\(getpid())")
-try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+let files = try makePrivateFolder(prefix: "haptics-latency-files")
 defer { try? FileManager.default.removeItem(at: files) }
 func write(_ pattern: HapticPattern, named name: String) throws -> (ahap: String, wav: String) {
     let ahap = files.appendingPathComponent(name + ".ahap").path

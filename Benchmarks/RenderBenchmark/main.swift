@@ -180,8 +180,11 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     let sox = executable("sox")
     // The goal's render, and sox's, write into memory when there is a tmpfs; the durable
     // render writes to `outputPath`, on the disk.
-    let fastFolder = memoryFolder()
-    let fastPath = fastFolder.map { "\($0)/haptics-render-benchmark-\(getpid()).wav" } ?? outputPath
+    // In a new private folder there (mkdtemp), never under a name others could guess and
+    // plant a link at first: /dev/shm is writable by every user.
+    let fastFolder = memoryFolder().flatMap { try? PrivateFolder.makeTemporary(in: $0, prefix: "haptics-render-benchmark") }
+    defer { if let fastFolder { PrivateFolder.remove(fastFolder) } }
+    let fastPath = fastFolder.map { "\($0)/render.wav" } ?? outputPath
     let soxPath = fastPath + ".sox.wav"
     func ours(_ sink: Sink, path: String, repetitions: Int = 1) -> ChildRun? {
         spawn([me, "--child", sink.rawValue, String(minutes), path, String(repetitions)], sampling: false)
@@ -327,7 +330,8 @@ if arguments.first == "--child", arguments.count == 5, let sink = Sink(rawValue:
 // slower; the median of nine alternated runs stays put through one of them.
 var runs = 9
 var minutes = 10.0
-var outputPath = "/tmp/haptics-render-benchmark.wav"
+// The durable file: in a new private folder in $TMPDIR unless --output names one.
+var outputPath: String?
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
     guard let value = arguments.first else { break }
@@ -341,4 +345,15 @@ while !arguments.isEmpty {
         exit(2)
     }
 }
-runParent(runs: runs, minutes: minutes, outputPath: outputPath)
+if let outputPath {
+    runParent(runs: runs, minutes: minutes, outputPath: outputPath)
+} else {
+    do {
+        let folder = try PrivateFolder.makeTemporary(prefix: "haptics-render-benchmark")
+        runParent(runs: runs, minutes: minutes, outputPath: folder + "/render.wav")
+        PrivateFolder.remove(folder)
+    } catch {
+        print("render-benchmark: \(error)")
+        exit(1)
+    }
+}

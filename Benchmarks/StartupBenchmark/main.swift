@@ -71,8 +71,7 @@ for (path, product) in [(tool, "haptics"), (hello, "hello-foundation"), (peakRSS
     exit(0)
 }
 
-let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-startup-\(getpid())")
-try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+let scratch = try makePrivateFolder(prefix: "haptics-startup")
 defer { try? FileManager.default.removeItem(at: scratch) }
 let wav = scratch.appendingPathComponent("success.wav").path
 let ahap = scratch.appendingPathComponent("success.ahap").path

@@ -7,10 +7,11 @@ package final class PulseServer {
     package let sinkName = "bench"
     package let sampleRate: Int
     private let daemon: Child
-    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-latency-\(getpid())")
+    private let directory: URL
 
     package init?(sampleRate: Int) {
-        guard let pulseaudio = executable("pulseaudio") else { return nil }
+        guard let pulseaudio = executable("pulseaudio"), let directory = try? makePrivateFolder(prefix: "haptics-latency") else { return nil }
+        self.directory = directory
         self.sampleRate = sampleRate
         try? FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("native").path

@@ -274,8 +274,9 @@ open class CHHapticEngine {
     // MARK: Players
 
     /// Creates a player for a pattern.
-    /// - Throws: ``CHHapticError/Code/invalidPatternData`` for an empty pattern,
-    ///   ``CHHapticError/Code/invalidAudioResource`` for an unregistered audio resource,
+    /// - Throws: ``CHHapticError/Code/invalidPatternData`` for an empty pattern, or a wrapped
+    ///   native pattern with a time, duration or value that is not finite or a time past
+    ///   3,600 s; ``CHHapticError/Code/invalidAudioResource`` for an unregistered audio resource,
     ///   ``CHHapticError/Code/memoryError`` when every player slot is in use.
     open func makePlayer(with pattern: CHHapticPattern) throws -> any CHHapticPatternPlayer {
         let (native, release) = try prepare(pattern)
@@ -301,6 +302,8 @@ open class CHHapticEngine {
 
     /// The native pattern with this engine's audio resources, and what releases them.
     private func prepare(_ pattern: CHHapticPattern) throws(CHHapticError) -> (HapticPattern, (@Sendable () -> Void)?) {
+        // A wrapped native pattern was never checked: a time of 10¹⁴ s would trap the audio thread.
+        try NumericInput.checkPlayable(pattern.hapticPattern)
         let ids = Set(pattern.audioResourceIDs.values)
         guard !ids.isEmpty else { return (pattern.hapticPattern, nil) }
         let resources = self.resources

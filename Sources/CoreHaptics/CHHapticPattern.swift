@@ -21,15 +21,20 @@ open class CHHapticPattern {
     ///
     /// - Throws: ``CHHapticError`` ``CHHapticError/Code/invalidEventType``,
     ///   ``CHHapticError/Code/invalidParameterType``, ``CHHapticError/Code/invalidEventTime``
-    ///   or ``CHHapticError/Code/invalidEventDuration`` for an element that cannot play.
+    ///   or ``CHHapticError/Code/invalidEventDuration`` for an element that cannot play (times
+    ///   and ends must be finite, not negative and within 3,600 s, as in an AHAP file);
+    ///   ``CHHapticError/Code/badEventEntry`` for an event parameter value that is not a
+    ///   finite number, ``CHHapticError/Code/badParameterEntry`` for such a parameter or
+    ///   curve value, or a parameter's or curve's time out of range.
     ///   An empty pattern is accepted here; making a player for it throws
     ///   ``CHHapticError/Code/invalidPatternData``.
     public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
         let (nativeEvents, ids) = try Self.convert(events)
         let nativeParameters = try parameters.map { parameter throws(CHHapticError) -> HapticDynamicParameter in
             HapticDynamicParameter(
-                try Self.convert(parameter.parameterID), parameter.value.decimal,
-                at: try Self.time(parameter.relativeTime, .badParameterEntry))
+                try Self.convert(parameter.parameterID),
+                try NumericInput.value(parameter.value, .badParameterEntry, "a dynamic parameter's value"),
+                at: try NumericInput.time(parameter.relativeTime, .badParameterEntry, "a dynamic parameter's time"))
         }
         hapticPattern = HapticPattern(events: nativeEvents, parameters: nativeParameters)
         audioResourceIDs = ids
@@ -41,12 +46,13 @@ open class CHHapticPattern {
     public init(events: [CHHapticEvent], parameterCurves: [CHHapticParameterCurve]) throws {
         let (nativeEvents, ids) = try Self.convert(events)
         let curves = try parameterCurves.map { curve throws(CHHapticError) -> HapticParameterCurve in
+            let start = try NumericInput.time(curve.relativeTime, .badParameterEntry, "a parameter curve's time")
             let points = try curve.controlPoints.map { point throws(CHHapticError) in
-                HapticParameterCurve.ControlPoint(at: try Self.time(point.relativeTime, .badParameterEntry), point.value.decimal)
+                let time = try NumericInput.time(point.relativeTime, .badParameterEntry, "a control point's time")
+                _ = try NumericInput.time(start + time, .badParameterEntry, "a control point's time in the pattern")
+                return HapticParameterCurve.ControlPoint(at: time, try NumericInput.value(point.value, .badParameterEntry, "a control point's value"))
             }
-            return HapticParameterCurve(
-                try Self.convert(curve.parameterID), at: try Self.time(curve.relativeTime, .badParameterEntry),
-                controlPoints: points)
+            return HapticParameterCurve(try Self.convert(curve.parameterID), at: start, controlPoints: points)
         }
         hapticPattern = HapticPattern(events: nativeEvents, curves: curves)
         audioResourceIDs = ids
@@ -126,13 +132,14 @@ open class CHHapticPattern {
             guard let kind = HapticEvent.Kind(rawValue: event.type.rawValue) else {
                 throw CHHapticError(.invalidEventType, "unknown event type '\(event.type.rawValue)'")
             }
-            let start = try Self.time(event.relativeTime, .invalidEventTime)
-            let duration = try Self.time(event.duration, .invalidEventDuration)
+            let start = try NumericInput.time(event.relativeTime, .invalidEventTime, "an event's time")
+            let duration = try NumericInput.time(event.duration, .invalidEventDuration, "an event's duration")
+            _ = try NumericInput.time(start + duration, .invalidEventDuration, "an event's end")
             let parameters = try event.eventParameters.map { parameter throws(CHHapticError) -> HapticEvent.Parameter in
                 guard let id = HapticEvent.ParameterID(rawValue: parameter.parameterID.rawValue) else {
                     throw CHHapticError(.invalidParameterType, "unknown event parameter '\(parameter.parameterID.rawValue)'")
                 }
-                return HapticEvent.Parameter(id, parameter.value.decimal)
+                return HapticEvent.Parameter(id, try NumericInput.value(parameter.value, .badEventEntry, "an event parameter's value"))
             }
             var audio: HapticEvent.AudioResource?
             if kind == .audioCustom {
@@ -152,13 +159,6 @@ open class CHHapticPattern {
             throw CHHapticError(.invalidParameterType, "unknown dynamic parameter '\(id.rawValue)'")
         }
         return native
-    }
-
-    private static func time(_ value: TimeInterval, _ code: CHHapticError.Code) throws(CHHapticError) -> Double {
-        guard value.isFinite, value >= 0 else {
-            throw CHHapticError(code, "times and durations must be finite and not negative, got \(value)")
-        }
-        return value
     }
 
     /// The native pattern with registered audio resources filled in from `resources`.

@@ -16,8 +16,11 @@ public protocol CHHapticPatternPlayer: AnyObject {
     /// Stops at `time`; sounding events fade out over 2 ms.
     func stop(atTime time: TimeInterval) throws
     /// Changes dynamic parameters from `time` on (each parameter's `relativeTime` is added).
+    /// - Throws: ``CHHapticError/Code/badParameterEntry`` for a value that is not a finite
+    ///   number, ``CHHapticError/Code/invalidTime`` for a time that is not (nothing is sent).
     func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws
     /// Runs a parameter curve from `time`, which replaces the curve's own `relativeTime`.
+    /// - Throws: as ``sendParameters(_:atTime:)``.
     func scheduleParameterCurve(_ parameterCurve: CHHapticParameterCurve, atTime time: TimeInterval) throws
     /// Drops pending commands and stops now.
     func cancel() throws
@@ -39,8 +42,9 @@ public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
     var loopEnabled: Bool { get set }
     /// Where a loop wraps, in pattern seconds; 0 means the end of the pattern.
     var loopEnd: TimeInterval { get set }
-    /// How fast pattern time runs; any value above 0 (2 plays twice as fast, at the same
-    /// pitch). Others are ignored.
+    /// How fast pattern time runs; any finite value above 0 (2 plays twice as fast, at the
+    /// same pitch), played at 1/1000 to 1000 (rates beyond are held to those). Others (0,
+    /// negative, NaN, infinite) are ignored.
     var playbackRate: Float { get set }
     /// Called when the pattern finishes, is stopped or cancelled, with an error if it
     /// failed. Runs on the engine's notification thread, not the main thread.
@@ -76,7 +80,8 @@ class NativePatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
             guard let id = HapticDynamicParameter.ID(rawValue: parameter.parameterID.rawValue) else {
                 throw CHHapticError(.invalidParameterType, "unknown dynamic parameter '\(parameter.parameterID.rawValue)'")
             }
-            return HapticDynamicParameter(id, parameter.value.decimal, at: parameter.relativeTime)
+            return HapticDynamicParameter(
+                id, try NumericInput.value(parameter.value, .badParameterEntry, "a dynamic parameter's value"), at: parameter.relativeTime)
         }
         try mapped { () throws(HapticError) in try player.sendParameters(native, atTime: time) }
     }
@@ -85,7 +90,10 @@ class NativePatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
         guard let id = HapticDynamicParameter.ID(rawValue: parameterCurve.parameterID.rawValue) else {
             throw CHHapticError(.invalidParameterType, "unknown dynamic parameter '\(parameterCurve.parameterID.rawValue)'")
         }
-        let points = parameterCurve.controlPoints.map { HapticParameterCurve.ControlPoint(at: $0.relativeTime, $0.value.decimal) }
+        let points = try parameterCurve.controlPoints.map { point throws(CHHapticError) in
+            HapticParameterCurve.ControlPoint(
+                at: point.relativeTime, try NumericInput.value(point.value, .badParameterEntry, "a control point's value"))
+        }
         guard points.allSatisfy({ $0.relativeTime.isFinite && $0.relativeTime >= 0 }) else {
             throw CHHapticError(.invalidTime, "control point times must be finite and not negative")
         }

@@ -13,13 +13,59 @@ enum PatternDictionary {
 
     /// The dictionary as AHAP JSON.
     static func json(_ dictionary: [CHHapticPattern.Key: Any]) throws(CHHapticError) -> Data {
+        guard isShallow(dictionary, limit: maxDepth) else {
+            throw CHHapticError(.invalidPatternDictionary, "the dictionary nests deeper than \(maxDepth) levels")
+        }
         var out = ""
         try write(dictionary, key: nil, depth: 0, to: &out)
         return Data(out.utf8)
     }
 
+    /// The deepest nesting of arrays and dictionaries accepted, as for AHAP files.
+    static let maxDepth = 64
+
+    /// Whether no value in `root` lies `limit` or more levels of arrays and dictionaries deep.
+    ///
+    /// Measured first, without recursion, looking only for arrays and dictionaries: the other
+    /// casts ``write(_:key:depth:to:)`` tries (`as Bool`, `as NSNumber`, …) bridge a container,
+    /// and everything in it, to Foundation objects, a walk as deep as the structure that
+    /// overflowed the stack at 10,000 levels before any depth was counted.
+    private static func isShallow(_ root: Any, limit: Int) -> Bool {
+        var pending: [(value: Any, depth: Int)] = [(root, 0)]
+        while let (value, depth) = pending.popLast() {
+            guard depth < limit else { return false }
+            if let entries = entries(of: value) {
+                for entry in entries { pending.append((entry.value, depth + 1)) }
+            } else if let items = items(of: value) {
+                for item in items { pending.append((item, depth + 1)) }
+            }
+        }
+        return true
+    }
+
     private static func write(_ value: Any, key: String?, depth: Int, to out: inout String) throws(CHHapticError) {
-        guard depth < 64 else { throw CHHapticError(.invalidPatternDictionary, "the dictionary nests deeper than 64 levels") }
+        guard depth < maxDepth else { throw CHHapticError(.invalidPatternDictionary, "the dictionary nests deeper than \(maxDepth) levels") }
+        // Containers first: a cast of a container to a class (`as NSString`, `as NSNull`)
+        // bridges it and everything in it to Foundation objects.
+        if let entries = entries(of: value) {
+            out += "{"
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { out += "," }
+                out += JSONText.quoted(entry.key) + ":"
+                try write(entry.value, key: entry.key, depth: depth + 1, to: &out)
+            }
+            out += "}"
+            return
+        }
+        if let items = items(of: value) {
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                try write(item, key: key, depth: depth + 1, to: &out)
+            }
+            out += "]"
+            return
+        }
         if let key, booleanKeys.contains(key) {
             if let flag = boolean(value) {
                 out += flag ? "true" : "false"
@@ -60,22 +106,7 @@ enum PatternDictionary {
         case is NSNull:
             out += "null"
         default:
-            if let entries = entries(of: value) {
-                out += "{"
-                for (index, entry) in entries.enumerated() {
-                    if index > 0 { out += "," }
-                    out += JSONText.quoted(entry.key) + ":"
-                    try write(entry.value, key: entry.key, depth: depth + 1, to: &out)
-                }
-                out += "}"
-            } else if let items = items(of: value) {
-                out += "["
-                for (index, item) in items.enumerated() {
-                    if index > 0 { out += "," }
-                    try write(item, key: key, depth: depth + 1, to: &out)
-                }
-                out += "]"
-            } else if let raw = value as? any RawRepresentable, let text = raw.rawValue as? String {
+            if let raw = value as? any RawRepresentable, let text = raw.rawValue as? String {
                 out += JSONText.quoted(text)
             } else {
                 throw CHHapticError(
@@ -108,12 +139,12 @@ enum PatternDictionary {
             pairs = dictionary.map { ($0.key, $0.value) }
         case let dictionary as [AnyHashable: Any]:
             pairs = dictionary.map { (keyString($0.key.base), $0.value) }
-        case let dictionary as NSDictionary:
+        default:
+            // Only an object is cast to a class: casting a Swift array bridges all of it.
+            guard type(of: value) is AnyObject.Type, let dictionary = value as? NSDictionary else { return nil }
             var collected: [(String, Any)] = []
             dictionary.enumerateKeysAndObjects { key, object, _ in collected.append((keyString(key), object)) }
             pairs = collected
-        default:
-            return nil
         }
         return pairs.sorted { $0.0 < $1.0 }.map { (key: $0.0, value: $0.1) }
     }
@@ -130,8 +161,7 @@ enum PatternDictionary {
     private static func items(of value: Any) -> [Any]? {
         switch value {
         case let array as [Any]: array
-        case let array as NSArray: array.map { $0 }
-        default: nil
+        default: type(of: value) is AnyObject.Type ? (value as? NSArray).map { $0.map { $0 } } : nil
         }
     }
 

@@ -67,6 +67,9 @@ package struct CompiledPattern: Sendable {
     ///     or malformed is reported in ``soundFileProblems`` and its events are silent.
     ///   - soundFileByteLimit: the largest sound file read.
     package init(_ pattern: HapticPattern, includingAudio: Bool = false, soundFileByteLimit: Int = AudioClip.defaultByteLimit) {
+        // Whoever calls, nothing past an hour or non-finite reaches a frame count (the engine
+        // and CoreHaptics refuse such patterns before this; the renderers take what they get).
+        let pattern = pattern.boundedForSynthesis()
         duration = pattern.duration
         includesAudio = includingAudio
         var events: [Event] = []

@@ -1,4 +1,5 @@
-/// The last step before a device or file: output gain, hard clipping to ±1 (counted), and
+/// The last step before a device or file: output gain, hard clipping to ±1 (counted; a sample
+/// that is not a number becomes 0, so none ever reaches an output), and
 /// placing the mono haptic signal on the profile's haptic channels of an interleaved frame,
 /// and the stereo audio signal (audio events), when there is one, on the profile's
 /// ``ActuatorProfile/audioChannels``: the first two silent channels (the DualSense's speaker
@@ -55,7 +56,7 @@ package struct OutputStage: Sendable {
             for i in 0..<frames {
                 let a = (audioLeft[i] + audioRight[i]) * scale
                 let raw = (leftHaptic ? mono[i] * gain : 0) + a
-                let x = min(max(raw, -1), 1)
+                let x = Self.clip(raw)
                 clipped &+= (x != raw) ? 1 : 0
                 peak = max(peak, abs(a))
                 output[i * channels + left] = x
@@ -68,8 +69,8 @@ package struct OutputStage: Sendable {
                 let r = audioRight[i] * gain
                 let rawL = (leftHaptic ? h : 0) + l
                 let rawR = (rightHaptic ? h : 0) + r
-                let xL = min(max(rawL, -1), 1)
-                let xR = min(max(rawR, -1), 1)
+                let xL = Self.clip(rawL)
+                let xR = Self.clip(rawR)
                 clipped &+= ((xL != rawL) ? 1 : 0) &+ ((xR != rawR) ? 1 : 0)
                 peak = max(peak, max(abs(l), abs(r)))
                 output[base + left] = xL
@@ -143,6 +144,8 @@ package struct OutputStage: Sendable {
                 var x = raw
                 x.replace(with: -1, where: x .< -1)
                 x.replace(with: 1, where: x .> 1)
+                // Not a number (a NaN differs from itself): silence, counted as clipped.
+                x.replace(with: 0, where: x .!= x)
                 // A true comparison is all ones (−1) in its lane.
                 clipped8 &-= unsafeBitCast(x .!= raw, to: SIMD8<Int32>.self)
                 let magnitude = unsafeBitCast(unsafeBitCast(x, to: SIMD8<Int32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
@@ -156,7 +159,7 @@ package struct OutputStage: Sendable {
             squares = squares8.sum()
             while i < frames {
                 let raw = mono[i] * gain
-                let x = min(max(raw, -1), 1)
+                let x = Self.clip(raw)
                 clipped &+= (x != raw) ? 1 : 0
                 peak = max(peak, abs(x))
                 squares += x * x
@@ -166,7 +169,7 @@ package struct OutputStage: Sendable {
         } else {
             for i in 0..<frames {
                 let raw = mono[i] * gain
-                let x = min(max(raw, -1), 1)
+                let x = Self.clip(raw)
                 clipped &+= (x != raw) ? 1 : 0
                 peak = max(peak, abs(x))
                 squares += x * x
@@ -178,6 +181,14 @@ package struct OutputStage: Sendable {
         sumOfSquares += Double(squares)
         clippedSamples += clipped
         self.frames += frames
+    }
+
+    /// A sample held to ±1, and 0 for one that is not a number: nothing that is not a finite
+    /// number ever reaches a device or a file (an infinity is clipped like any loud sample).
+    /// A changed sample counts as clipped, since `x != raw` also holds for a NaN.
+    @inline(__always)
+    static func clip(_ raw: Float) -> Float {
+        raw.isNaN ? 0 : min(max(raw, -1), 1)
     }
 
     /// Writes `frames` frames of a silent haptic signal, as ``write(mono:frames:into:)`` would

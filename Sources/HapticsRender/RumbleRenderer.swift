@@ -111,6 +111,8 @@ public final class RumbleRenderer {
     /// 0…1 → 0…65535, clamped.
     @inline(__always)
     package static func magnitude(_ level: Double) -> UInt16 {
-        UInt16((min(max(level, 0), 1) * 65535).rounded())
+        // A level that is not a number (a NaN sent to a native player) stops the motor rather
+        // than trapping the rumble thread.
+        level.isNaN ? 0 : UInt16((min(max(level, 0), 1) * 65535).rounded())
     }
 }

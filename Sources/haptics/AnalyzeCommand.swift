@@ -182,15 +182,13 @@ struct AnalyzeCommand: Command {
             }
         }
         guard play else { return }
-        // Play as `haptics play` does: the pattern from a temporary AHAP file.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics", isDirectory: true)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent(stem + ".analyzed.ahap").path
-        try OutputFile.write(AHAPEncoder().encode(pattern), to: path)
-        var arguments = [path]
+        // Play as `haptics play` does, the pattern handed over in memory: no temporary file
+        // (in a shared folder, or left behind by a signal).
+        var arguments = [output]
         if let device { arguments += ["--device", device] }
         if let profile { arguments += ["--profile", profile] }
-        let command = try PlayCommand.parse(arguments)
+        var command = try PlayCommand.parse(arguments)
+        command.preloaded = LoadedPattern(pattern: pattern, diagnostics: [], name: output, isFile: false)
         try command.run()
     }
 }

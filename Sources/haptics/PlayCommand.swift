@@ -20,8 +20,9 @@ struct PlayCommand: Command {
             background job's Ctrl-C) stays ignored.
 
             Without --device, when the machine has no audio output (no sound card, no sound \
-            server), the pattern is rendered to a WAV file instead and the command says where it \
-            went and why, exiting 0. A --device that is missing or busy exits with 69.
+            server), the pattern is rendered to a WAV file instead, in the user's cache folder \
+            ($XDG_CACHE_HOME/haptics or ~/.cache/haptics), and the command says where it went \
+            and why, exiting 0. A --device that is missing or busy exits with 69.
 
             Audio events (AudioContinuous tones, AudioCustom sound files, read relative to the \
             AHAP file's folder) play too, as in Core Haptics: on the profile's silent channels \
@@ -63,7 +64,7 @@ struct PlayCommand: Command {
                 "loop", valueName: "n", help: "Play the pattern N times in a row; forever with a bare --loop or 0 (stop with Ctrl-C).",
                 optionalValue: OptionalValues.loopCount),
             .option(
-                "rate", valueName: "r", help: "Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
+                "rate", valueName: "r", help: "Playback speed, 0.001 to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
                 takesDashedValue: true),
             .flag("haptics-only", help: "Leave audio events out (the engine's playsHapticsOnly)."),
             .option(
@@ -84,6 +85,9 @@ struct PlayCommand: Command {
     var hapticsOnly: Bool
     var rumble: String?
     var watching: WatchOptions
+    /// A pattern already in memory, played instead of reading ``input`` (`analyze --play`:
+    /// no file is written for it).
+    var preloaded: LoadedPattern?
 
     init(_ arguments: ParsedArguments) throws {
         input = try PatternInput(arguments)
@@ -110,7 +114,7 @@ struct PlayCommand: Command {
             guard (2...2000).contains(latencyMilliseconds) else { throw UsageError("--latency-ms must be between 2 and 2000") }
             guard latency == nil else { throw UsageError("--latency and --latency-ms both set the buffer; give one") }
         }
-        guard rate.isFinite, rate > 0, rate <= 100 else { throw UsageError("--rate must be greater than 0 and at most 100") }
+        guard rate.isFinite, rate >= 0.001, rate <= 100 else { throw UsageError("--rate must be from 0.001 to 100") }
         if let loop, loop < 0 { throw UsageError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
 
@@ -154,7 +158,7 @@ struct PlayCommand: Command {
 
     /// Plays the pattern until it completes or `done` is signalled (a signal, a change).
     private func playOnce(until done: DispatchSemaphore, interruption: SignalWatcher) throws {
-        let loaded = try input.load()
+        let loaded = try preloaded ?? input.load()
         let profile = try profileOptions.resolve()
         reportWarnings(
             loaded,
@@ -259,10 +263,15 @@ struct PlayCommand: Command {
 
     /// No device to play on: render the pattern to a file so the user has something real.
     private func renderInstead(_ loaded: LoadedPattern, profile: ActuatorProfile, because reason: HapticError) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics", isDirectory: true)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The user's own cache folder, never a shared one such as /tmp: there another user
+        // could have made the folder first, with this name linked to one of the user's files.
+        let directory: String
+        do { directory = try PrivateFolder.cache() } catch {
+            throw CLIError.deviceUnavailable("no audio output (\(reason)), and rendering instead failed too: \(error)")
+        }
         let stem = URL(fileURLWithPath: loaded.name).deletingPathExtension().lastPathComponent
-        let path = directory.appendingPathComponent((stem == "-" ? "stdin" : stem) + ".wav").path
+        let path = directory + "/" + (stem == "-" ? "stdin" : stem) + ".wav"
+        PrivateFolder.clear(path)
         let renderer = HapticRenderer(pattern: loaded.pattern, profile: profile, gain: profileOptions.gain, includingAudio: !hapticsOnly)
         reportSoundFileProblems(renderer.soundFileProblems, of: loaded)
         do {

@@ -63,7 +63,7 @@ struct RenderCommand: Command {
                 "loop", valueName: "n", help: "Play the pattern N times in a row, as `play --loop N` does (1…10000).", default: "1", takesDashedValue: true),
             .option("loop-end", valueName: "s", help: "Where each repetition wraps, in pattern seconds (default: the pattern's end).", takesDashedValue: true),
             .option(
-                "rate", valueName: "r", help: "Playback speed, above 0 and up to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
+                "rate", valueName: "r", help: "Playback speed, 0.001 to 100: 2 plays twice as fast (frequencies do not change).", default: "1.0",
                 takesDashedValue: true),
             .option("channels", valueName: "n", help: "Output channels, 1…32: the drive signal on every one (default: the profile's).", takesDashedValue: true),
         ], WatchOptions.arguments
@@ -139,7 +139,7 @@ struct RenderCommand: Command {
         if !timeline && intervalMilliseconds != 10 { throw UsageError("--interval-ms goes with --rumble") }
         guard (1...10_000).contains(loop) else { throw UsageError("--loop must be 1…10000") }
         guard loopEnd.isFinite, loopEnd >= 0 else { throw UsageError("--loop-end must be 0 or more seconds") }
-        guard rate.isFinite, rate > 0, rate <= 100 else { throw UsageError("--rate must be greater than 0 and at most 100") }
+        guard rate.isFinite, rate >= 0.001, rate <= 100 else { throw UsageError("--rate must be from 0.001 to 100") }
         if let channels, !(1...32).contains(channels) { throw UsageError("--channels must be 1…32") }
         if kind == .ahap && (loop != 1 || loopEnd != 0 || rate != 1 || channels != nil || audio || stats) {
             throw UsageError("-o .ahap writes the pattern itself; --loop, --loop-end, --rate, --channels, --audio and --stats go with a .wav")

@@ -49,6 +49,11 @@ public final class BackgroundHaptics {
         String(decoding: (try? Data(contentsOf: scratch.appendingPathComponent("stdout"))) ?? Data(), as: UTF8.self)
     }
 
+    /// What the process has written to standard error so far.
+    public var errorOutputSoFar: String {
+        String(decoding: (try? Data(contentsOf: scratch.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
+    }
+
     /// Polls standard output until `condition` holds (true) or `timeout` passes (false).
     public func waitForOutput(timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws -> Bool {
         try await Wait.suspendingUntil(timeout: timeout, interval: .milliseconds(20)) { condition(outputSoFar) }

@@ -197,9 +197,9 @@ struct PlayCommandTests {
         let name = "fallback-\(UUID().uuidString.prefix(8))"
         try folder.write("\(name).ahap", samplePattern)
         var environment = ProcessInfo.processInfo.environment
-        // The rendered file goes to $TMPDIR/haptics; a PulseAudio server (one the playback
-        // tests start, or a desktop's) would become ALSA's default device, so point at none.
-        environment["TMPDIR"] = folder.url.path
+        // The rendered file goes to $XDG_CACHE_HOME/haptics; a PulseAudio server (one the
+        // playback tests start, or a desktop's) would become ALSA's default device, so point at none.
+        environment["XDG_CACHE_HOME"] = folder.url.path
         environment["PULSE_SERVER"] = "unix:" + folder.url.appendingPathComponent("no-server").path
         let running = try BackgroundHaptics(["play", "\(name).ahap"], in: folder.url, environment: environment)
         let outcome = try await running.wait()
@@ -226,7 +226,7 @@ struct PlayCommandTests {
         }
         let folder = try TemporaryFolder()
         var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = folder.url.path
+        environment["XDG_CACHE_HOME"] = folder.url.path
         environment["PULSE_SERVER"] = "unix:" + folder.url.appendingPathComponent("no-server").path
         let result = try await HapticsProcess.run(
             ["play", "-"], stdin: Data(samplePattern.utf8), in: folder.url, environment: environment, timeout: .seconds(30))
@@ -267,7 +267,7 @@ struct PlayCommandTests {
     func rateZero() async throws {
         let result = try await HapticsProcess.run(["play", "success", "--device", "null", "--rate", "0"], timeout: .seconds(30))
         #expect(result.status == 2)
-        #expect(result.errorLines == ["haptics: --rate must be greater than 0 and at most 100 (see 'haptics play --help')"])
+        #expect(result.errorLines == ["haptics: --rate must be from 0.001 to 100 (see 'haptics play --help')"])
     }
 
     @Test("--rumble on a machine without force-feedback devices exits 69 with one line")

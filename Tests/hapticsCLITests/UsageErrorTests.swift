@@ -62,7 +62,7 @@ struct UsageErrorTests {
             (["render", "success", "-o", "x.wav", "--gain", "-1"], "haptics: --gain must be between 0 and 4"),
             (["render", "success", "-o", "x.wav", "--sample-rate", "-5"], "haptics: --sample-rate: sample rate must be between 8000 and 192000 Hz"),
             (["render", "success", "-o", "x.wav", "--intensity", "-0.5"], "haptics: --intensity must be from 0 to 1, got -0.5 (see 'haptics render --help')"),
-            (["play", "success", "--device", "null", "--rate", "-2"], "haptics: --rate must be greater than 0 and at most 100 (see 'haptics play --help')"),
+            (["play", "success", "--device", "null", "--rate", "-2"], "haptics: --rate must be from 0.001 to 100 (see 'haptics play --help')"),
             (["play", "success", "--device", "null", "--latency-ms", "-20"], "haptics: --latency-ms must be between 2 and 2000 (see 'haptics play --help')"),
             (["render", "success", "--rumble", "-o", "x.csv", "--interval-ms", "-10"], "haptics: --interval-ms must be 1…1000 (see 'haptics render --help')"),
         ])

@@ -19,6 +19,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     init(engine: HapticEngine, pattern: HapticPattern) throws(HapticError) {
         guard !pattern.isEmpty else { throw .invalidPattern("the pattern has no events, parameters or curves") }
+        if let problem = pattern.synthesisProblem { throw .invalidPattern(problem) }
         self.engine = engine
         duration = pattern.duration
         // Sound files are read here, on the caller's thread, never on the audio thread.
@@ -45,6 +46,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
         for parameter in parameters {
             guard let control = HapticControl(parameter.id) else { continue }
             guard parameter.relativeTime.isFinite, parameter.relativeTime >= 0 else { throw .invalidTime }
+            guard parameter.value.isFinite else {
+                throw .invalidPattern("\(parameter.id.rawValue) value \(parameter.value) is not a finite number")
+            }
             let base = time == 0 ? engine.currentTime : time
             try command(.control(control, RuntimeControls.Element(step: parameter.value, at: 0)), at: base + parameter.relativeTime)
         }
@@ -55,6 +59,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// more than 16 points; `haptics validate --strict` says so for files).
     public func scheduleParameterCurve(_ curve: HapticParameterCurve, atTime time: TimeInterval = 0) throws(HapticError) {
         guard let control = HapticControl(curve.id) else { return }
+        if let problem = HapticPattern(events: [], curves: [curve]).synthesisProblem {
+            throw .invalidPattern(problem.replacing("curves[0]", with: "the curve"))
+        }
         try command(.control(control, RuntimeControls.Element(curve: curve.controlPoints, at: 0)), at: time)
     }
 

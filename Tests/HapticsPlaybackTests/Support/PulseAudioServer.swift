@@ -63,7 +63,14 @@ final class PulseAudioServer: @unchecked Sendable {
     /// One directory, socket and `PULSE_SERVER` value for the whole test process, so the
     /// environment is written once (`setenv` racing `getenv` in other threads is unsafe) and
     /// never points at another process's server.
-    private static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-\(getpid())")
+    /// Made with `mkdtemp` (private, unguessable): a name from the process id could be made
+    /// first, or linked elsewhere, by another local user.
+    private static let directory: URL = {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/haptics-pulse-XXXXXX").utf8CString)
+        // Without a folder of its own the server fails to start, and the tests say so.
+        guard mkdtemp(&template) != nil else { return FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-unavailable") }
+        return URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, isDirectory: true)
+    }()
     private static let serverAddress: String = {
         let address = "unix:" + directory.appendingPathComponent("native").path
         setenv("PULSE_SERVER", address, 1)
