@@ -1,5 +1,6 @@
 // The umbrella module apps import: the model, rendering, presets and playback.
 @_exported import HapticsCore
+@_exported import HapticsOutputs
 @_exported import HapticsPlayback
 @_exported import HapticsPresets
 @_exported import HapticsRender
@@ -8,10 +9,11 @@ import Synchronization
 
 /// One-line haptic feedback for apps: `try Haptics.play(.success)`.
 ///
-/// Plays on a shared engine for the output ``HapticOutputSelection/current`` names (the
-/// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0` or `null`, then the
-/// user's settings, then ALSA's `default`), started on first use and stopped by itself after
-/// 10 s without feedback. The user's settings
+/// Plays on a shared engine for the output ``HapticOutputSelection/current`` chooses (the
+/// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0`, `/dev/input/event5`
+/// or `null`, then the user's settings, then the best haptic actuator found: a vibration motor,
+/// the DualSense, a gamepad's rumble; never the speakers unless configured), started on first
+/// use and stopped by itself after 10 s without feedback. The user's settings
 /// (``HapticSettings``: master intensity, per-category scales, off switch) apply.
 public enum Haptics {
     private static let shared = Mutex<HapticEngine?>(nil)
@@ -66,7 +68,7 @@ public enum Haptics {
     public static func engine() throws -> HapticEngine {
         try shared.withLock { engine throws(HapticError) -> HapticEngine in
             if let engine { return engine }
-            let created = HapticEngine(configuration: HapticOutputSelection.current.configuration)
+            let created = HapticOutputSelection.current.makeEngine()
             created.isAutoShutdownEnabled = true
             try created.start()
             engine = created

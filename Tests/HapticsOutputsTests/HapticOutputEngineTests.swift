@@ -1,0 +1,56 @@
+import CLinuxInput
+import Foundation
+import HapticsCore
+import HapticsOutputs
+import HapticsPresets
+import HapticsRender
+import HapticsTestSupport
+import Testing
+
+@Suite("The engine for the chosen output, whatever its kind")
+struct HapticOutputEngineTests {
+    static let tap = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 0.5)])
+
+    @Test("on a PinePhone, the engine drives the vibration motor through force feedback: gain, one rumble effect, play, stop, erase, close")
+    func vibrationMotorEngine() throws {
+        let machine = try Machines.pinePhone()
+        let selection = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(), discovery: machine.discovery)
+        let engine = HapticOutputDiscovery.$override.withValue(machine.discovery) { selection.makeEngine() }
+        try engine.start()
+        try engine.playAndWait(Self.tap)
+        engine.stop()
+        let device = try #require(machine.openedDevices.last)
+        #expect(device.path == machine.roots.inputDirectory + "/event1")
+        let calls = device.calls
+        let rumble = UInt16(FF_RUMBLE)
+        #expect(calls.prefix(3) == [.supportedEffects, .write(type: UInt16(EV_FF), code: UInt16(FF_GAIN), value: 0xFFFF), .upload(type: rumble, id: 2)])
+        #expect(calls.contains(.write(type: UInt16(EV_FF), code: 2, value: 1)), "the effect played")
+        #expect(calls.contains(.write(type: UInt16(EV_FF), code: 2, value: 0)), "and stopped")
+        #expect(calls.suffix(2) == [.erase(2), .close])
+    }
+
+    @Test("on a machine with only speakers, the library's engine plays on null: nothing is felt and nothing is heard")
+    func speakersOnlyEngine() throws {
+        let machine = try Machines.speakersOnly()
+        let selection = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(), discovery: machine.discovery)
+        let engine = selection.makeEngine()
+        #expect(engine.configuration.device == "null")
+        try engine.start()
+        try engine.playAndWait(Self.tap)
+        engine.stop()
+    }
+
+    @Test("a discovered gamepad that was unplugged is replaced by the next one at the engine's next start")
+    func nextStartPicksNextBest() throws {
+        let machine = try Machines.gamepad()
+        let selection = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(), discovery: machine.discovery)
+        let engine = HapticOutputDiscovery.$override.withValue(machine.discovery) { selection.makeEngine() }
+        try engine.start()
+        engine.stop()
+        try machine.removeInputDevice(7)
+        try machine.addInputDevice(9, name: "8BitDo Pro 2", ff: Bitmap.memlessRumble, driver: "xpad")
+        try engine.start()
+        engine.stop()
+        #expect(machine.openedDevices.map(\.path).last == machine.roots.inputDirectory + "/event9")
+    }
+}
