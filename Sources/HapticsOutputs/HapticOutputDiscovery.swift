@@ -60,8 +60,30 @@ package struct HapticOutputDiscovery: Sendable {
     /// of their own.
     @TaskLocal package static var override: HapticOutputDiscovery?
 
-    /// ``override``, else ``system``.
-    package static var current: HapticOutputDiscovery { override ?? system }
+    /// The variable naming another machine's tree to discover instead of this one's:
+    /// `$HAPTICS_SYSTEM_ROOT/dev/input`, `…/sys/class/input`, `…/proc/asound` (tests, and
+    /// inspecting a copy of a device's files). Its nodes may be regular files: they are then
+    /// described from sysfs alone and cannot play.
+    package static let rootVariable = "HAPTICS_SYSTEM_ROOT"
+
+    /// ``override``, else the tree `HAPTICS_SYSTEM_ROOT` names, else ``system``.
+    package static var current: HapticOutputDiscovery {
+        if let override { return override }
+        if let value = getenv(rootVariable), value.pointee != 0 { return rooted(at: String(cString: value)) }
+        return system
+    }
+
+    /// Discovery over a copy of a machine's files under `root`.
+    package static func rooted(at root: String) -> HapticOutputDiscovery {
+        let roots = Roots(
+            inputDirectory: root + "/dev/input", sysfsInputDirectory: root + "/sys/class/input", soundCardDirectory: root + "/proc/asound")
+        return HapticOutputDiscovery(roots: roots) { path throws(ForceFeedbackDeviceError) in
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return try LinuxForceFeedbackDevice(path: path) }
+            let node = roots.sysfsInputDirectory + "/" + (path.split(separator: "/").last.map(String.init) ?? "") + "/device"
+            return SnapshotForceFeedbackDevice(path: path, sysfs: node)
+        }
+    }
 
     /// `FF_HAPTIC`, Linux 6.18's effect for HID haptic touchpads (older headers lack it).
     package static let forceFeedbackHaptic: Int32 = 0x4f
@@ -252,4 +274,32 @@ extension StringProtocol {
         while let last = slice.last, " \t\n\r".contains(last) { slice.removeLast() }
         return String(slice)
     }
+}
+
+/// A copied node (a regular file) described from its copied sysfs files: answers the name and
+/// capabilities, and refuses to play (`ENOTTY`, as the kernel does for a file that is not an
+/// input device).
+final class SnapshotForceFeedbackDevice: ForceFeedbackDevice {
+    let path: String
+    private let sysfs: String
+
+    init(path: String, sysfs: String) {
+        self.path = path
+        self.sysfs = sysfs
+    }
+
+    func name() throws(ForceFeedbackDeviceError) -> String {
+        ((try? String(contentsOfFile: sysfs + "/name", encoding: .utf8)) ?? "").trimmedBlanks
+    }
+
+    func supportedEffects() throws(ForceFeedbackDeviceError) -> ForceFeedbackCapabilities {
+        let text = (try? String(contentsOfFile: sysfs + "/capabilities/ff", encoding: .utf8)) ?? ""
+        guard let capabilities = ForceFeedbackCapabilities(sysfsBitmap: text) else { throw ForceFeedbackDeviceError(.queryCapabilities, code: ENOTTY) }
+        return capabilities
+    }
+
+    func upload(_ effect: inout ff_effect) throws(ForceFeedbackDeviceError) { throw ForceFeedbackDeviceError(.upload, code: ENOTTY) }
+    func erase(effectID: Int16) throws(ForceFeedbackDeviceError) { throw ForceFeedbackDeviceError(.erase, code: ENOTTY) }
+    func write(_ event: input_event) throws(ForceFeedbackDeviceError) { throw ForceFeedbackDeviceError(.write, code: ENOTTY) }
+    func close() {}
 }
