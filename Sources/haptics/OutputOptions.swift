@@ -100,7 +100,10 @@ struct PlayOutput {
         if let device {
             selection = HapticOutputSelection(device: device, profile: given)
         } else {
-            selection = HapticOutputSelection.resolve(environment: environment)
+            // Settings-file problems are reported where presets read the settings; the
+            // profile's own here.
+            let environment = environment
+            selection = HapticOutputSelection.resolve(environment: environment, settings: HapticSettings.load(environment: environment).settings)
             for problem in selection.problems { writeStandardError("haptics: warning: \(problem)") }
             if profileOptions.isProfileGiven { selection.profile = given }
             if selection.source == .systemDefault {

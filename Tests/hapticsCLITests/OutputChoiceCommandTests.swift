@@ -1,0 +1,116 @@
+import Foundation
+import HapticsTestSupport
+import Testing
+
+/// `haptics play` and `haptics devices` choose the output exactly as the library does
+/// (HapticsOutputsTests' choice table): the same machines, the same settings keys.
+@Suite("haptics play and devices: the library's choice of output")
+struct OutputChoiceCommandTests {
+    /// An environment with no device named, no settings file and no sound server, looking at
+    /// `tree` instead of this machine.
+    static func environment(_ tree: FakeSystemTree?, settings: String? = nil) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAPTICS_DEVICE"] = nil
+        environment["HAPTICS_SETTINGS"] = settings ?? ""
+        environment["PULSE_SERVER"] = "unix:/nonexistent/haptics-no-server"
+        if let tree { environment["HAPTICS_SYSTEM_ROOT"] = tree.root }
+        return environment
+    }
+
+    static func defaultOutput(_ environment: [String: String]) async throws -> [String: Any] {
+        let result = try await HapticsProcess.run(["devices", "--json"], environment: environment, timeout: .seconds(30))
+        try #require(result.status == 0, "\(result.errorOutput)")
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        return try #require(object["default"] as? [String: Any])
+    }
+
+    @Test(
+        "devices marks the library's choice on each machine, and whether it is felt",
+        arguments: [
+            ("gamepad", "/dev/input/event7", true), ("pinephone", "/dev/input/event1", true), ("touchpad", "null", false),
+            ("dualsense", "hw:CARD=Controller,DEV=0", true), ("speakers", "null", false), ("nothing", "null", false),
+        ])
+    func defaultOnEachMachine(machine: String, device: String, felt: Bool) async throws {
+        let tree = try FakeSystemTree.machine(machine)
+        let chosen = try await Self.defaultOutput(Self.environment(tree))
+        let expected = device.hasPrefix("/dev/") ? tree.root + device : device
+        #expect(chosen["device"] as? String == expected)
+        #expect(chosen["supportsHaptics"] as? Bool == felt)
+        #expect(chosen["profile"] as? String == (machine == "dualsense" ? "dualsense" : "wideband"))
+        let text = try await HapticsProcess.run(["devices"], environment: Self.environment(tree), timeout: .seconds(30))
+        #expect(text.outputLines.contains { $0.hasPrefix(" * \(expected)") }, "\(text.output)")
+        if machine == "touchpad" {
+            #expect(text.output.contains("cannot be used: its click waveforms (FF_HAPTIC)"), "\(text.output)")
+        }
+    }
+
+    @Test("play without --device plays on the machine's chosen actuator: a missing one exits 69 naming it")
+    func playUsesTheChoice() async throws {
+        for (machine, device) in [("dualsense", "hw:CARD=Controller,DEV=0"), ("gamepad", "/dev/input/event7")] {
+            let tree = try FakeSystemTree.machine(machine)
+            let result = try await HapticsProcess.run(["play", "success"], environment: Self.environment(tree), timeout: .seconds(30))
+            let expected = device.hasPrefix("/dev/") ? tree.root + device : device
+            #expect(result.status == 69, "\(machine): \(result.errorOutput)")
+            #expect(result.errorLines.count == 1 && result.errorOutput.contains(expected), "\(machine): \(result.errorOutput)")
+        }
+    }
+
+    @Test("play on a machine with only speakers and no sound server renders instead, as before, in one line")
+    func speakersOnlyFallsBack() async throws {
+        let tree = try FakeSystemTree.machine("nothing")
+        let folder = try TemporaryFolder()
+        var environment = Self.environment(tree)
+        environment["TMPDIR"] = folder.path
+        let result = try await HapticsProcess.run(["play", "success"], environment: environment, timeout: .seconds(30))
+        let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
+        if cards.contains("[") { try Test.cancel("this machine has a sound card: play would be heard on it") }
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorLines.count == 1 && result.errorOutput.hasPrefix("haptics: no audio output to play on"), "\(result.errorOutput)")
+    }
+
+    @Test("the settings file's device and profile, and HAPTICS_DEVICE over them, are what play and devices use")
+    func settingsKeys() async throws {
+        let folder = try TemporaryFolder()
+        let fromSettings = folder.path("settings.wav")
+        let fromVariable = folder.path("variable.wav")
+        let settings = try folder.write("settings.json", #"{"device": "file:'\#(fromSettings)',wav", "profile": "dualsense"}"#)
+        var environment = Self.environment(try FakeSystemTree.machine("pinephone"), settings: settings.path)
+        let chosen = try await Self.defaultOutput(environment)
+        #expect(chosen["device"] as? String == "file:'\(fromSettings)',wav" && chosen["source"] as? String == "settings")
+        #expect(chosen["profile"] as? String == "dualsense" && chosen["supportsHaptics"] as? Bool == true)
+        let played = try await HapticsProcess.run(["play", "success"], environment: environment, timeout: .seconds(30))
+        #expect(played.status == 0, "\(played.errorOutput)")
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: fromSettings))
+        #expect(wav.channelCount == 4 && wav.sampleRate == 48_000, "the settings' profile (dualsense) was used")
+
+        environment["HAPTICS_DEVICE"] = "file:'\(fromVariable)',wav"
+        let overridden = try await Self.defaultOutput(environment)
+        #expect(overridden["device"] as? String == "file:'\(fromVariable)',wav" && overridden["source"] as? String == "environment")
+        let again = try await HapticsProcess.run(["play", "success", "--profile", "lra"], environment: environment, timeout: .seconds(30))
+        #expect(again.status == 0, "\(again.errorOutput)")
+        let variable = try WAVFile(contentsOf: URL(fileURLWithPath: fromVariable))
+        #expect(variable.channelCount == 1, "--profile wins over the settings' profile")
+    }
+
+    @Test("the settings' enabled and intensity keys scale what play plays, as they scale Haptics.play")
+    func settingsScale() async throws {
+        let folder = try TemporaryFolder()
+        func peak(_ settings: String) async throws -> Float {
+            let out = folder.path("\(UUID().uuidString).wav")
+            let file = try folder.write("\(UUID().uuidString).json", settings)
+            var environment = Self.environment(nil, settings: file.path)
+            environment["HAPTICS_DEVICE"] = "file:'\(out)',wav"
+            let result = try await HapticsProcess.run(["play", "success"], environment: environment, timeout: .seconds(30))
+            try #require(result.status == 0, "\(result.errorOutput)")
+            let wav = try WAVFile(contentsOf: URL(fileURLWithPath: out))
+            let samples = wav.bitsPerSample == 32 ? wav.float32Samples : wav.int16Samples.map { Float($0) / 32768 }
+            return samples.map(abs).max() ?? 0
+        }
+        let full = try await peak("{}")
+        let half = try await peak(#"{"intensity": 0.5}"#)
+        let off = try await peak(#"{"enabled": false}"#)
+        #expect(full > 0.1)
+        #expect(half < full * 0.9 && half > 0)
+        #expect(off == 0)
+    }
+}
