@@ -197,9 +197,7 @@ struct PlayCommand: Command {
             switch error {
             case .output, .rumble:
                 if output.isForceFeedback { throw CLIError.deviceUnavailable(error.description) }
-                if let device = output.chosenDevice {
-                    throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device))
-                }
+                if output.chosenDevice != nil { throw CLIError.deviceUnavailable(error.description) }
                 try renderInstead(loaded, profile: profile, because: error)
                 return
             default:
@@ -221,17 +219,6 @@ struct PlayCommand: Command {
         if let error = engine.outputError {
             throw CLIError.deviceUnavailable(error.description)
         }
-    }
-
-    /// "; did you mean 'null'?" for a device name near one ALSA lists; empty otherwise.
-    static func deviceSuggestion(for device: String) -> String {
-        // A name the tool knows needs no list: listing loads every ALSA plugin, and those of
-        // the pulse package each wait 30 s on a frozen sound server.
-        let known = ["default", "null", "pulse"]
-        guard !known.contains(device) else { return "" }
-        let names = ALSADevices.playbackDevices().map(\.name) + known
-        guard !names.contains(device), let near = NameSuggestion.best(for: device, among: names) else { return "" }
-        return "; did you mean '\(near)'?"
     }
 
     /// Ends the process `deadline` after a signal if the orderly stop has not: a frozen or
