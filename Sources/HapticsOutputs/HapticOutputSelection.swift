@@ -2,6 +2,7 @@ import FoundationEssentials
 import HapticsPlayback
 import HapticsPresets
 import HapticsRender
+import Synchronization
 
 /// Which output an engine plays on when the program names none: the one choice that
 /// `haptics play`, ``Haptics/engine()``, `CoreHaptics`' `CHHapticEngine()` and the feedback
@@ -188,7 +189,8 @@ package struct HapticOutputSelection: Sendable, Equatable {
         let discovery = HapticOutputDiscovery.current
         let path = device.hasPrefix("/") ? device : discovery.roots.inputDirectory + "/" + device
         let reopensBest = source == .discovered
-        return HapticEngine(
+        let hotplug = HotplugLink()
+        let engine = HapticEngine(
             rumble: { () throws(RumbleOutputError) -> any RumbleOutput in
                 var chosen = path
                 if reopensBest, !FileManager.default.fileExists(atPath: path), let next = discovery.bestForceFeedbackActuator() {
@@ -196,8 +198,12 @@ package struct HapticOutputSelection: Sendable, Equatable {
                 }
                 let node: any ForceFeedbackDevice
                 do throws(ForceFeedbackDeviceError) { node = try discovery.open(chosen) } catch { throw .unavailable(chosen, error) }
-                return try EvdevRumbleOutput(device: node, gain: 1)
+                let output = try EvdevRumbleOutput(device: node, gain: 1)
+                hotplug.opened(chosen)
+                return output
             }, gain: gain, idleTimeout: idleTimeout)
+        hotplug.watch(engine, directory: FolderOfPath(path: path).folder)
+        return engine
     }
 
     /// One line for messages: "the vibration motor gpio-vibrator (/dev/input/event1)".
@@ -209,6 +215,47 @@ package struct HapticOutputSelection: Sendable, Equatable {
         case .environment: return "\(device) (\(Self.deviceVariable))"
         case .settings: return "\(device) (from the settings file)"
         case .systemDefault: return "no haptic actuator (null)"
+        }
+    }
+}
+
+/// A folder's path without its last component: "/dev/input" for "/dev/input/event5".
+private struct FolderOfPath {
+    var path: String
+    var folder: String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+}
+
+/// Ties a force-feedback engine to a ``HapticOutputWatcher`` on its node's folder: when the
+/// node the engine plays on is removed (the device was unplugged) while it runs, the engine
+/// stops and its stopped handler hears ``HapticEngineStoppedReason/deviceLost`` (Core Haptics'
+/// `gameControllerDisconnect`), at once rather than at its next motor change. The engine's
+/// factory holds this link, and the link the watcher, so both live as long as the engine.
+final class HotplugLink: @unchecked Sendable {
+    private struct State {
+        weak var engine: HapticEngine?
+        var node: String?
+        var watcher: HapticOutputWatcher?
+    }
+
+    private let state = Mutex(State())
+
+    /// The engine opened `node`.
+    func opened(_ node: String) { state.withLock { $0.node = node } }
+
+    func watch(_ engine: HapticEngine, directory: String) {
+        let watcher = HapticOutputWatcher(directory: directory) { [weak self] change in
+            guard case .removed(let path) = change, let self else { return }
+            let engine = self.state.withLock { $0.node == path ? $0.engine : nil }
+            guard let engine, engine.isRunning else { return }
+            engine.stop()
+            engine.stoppedHandler?(.deviceLost)
+        }
+        state.withLock {
+            $0.engine = engine
+            $0.watcher = watcher
         }
     }
 }
