@@ -127,7 +127,7 @@ package struct HapticOutputSelection: Sendable, Equatable {
         var profile = ActuatorProfile.wideband
         if let name = chosen.profile, !name.isEmpty {
             do {
-                profile = try ActuatorProfile.resolve(name)
+                profile = try ProfileLookup.resolve(name, environment: environment)
             } catch {
                 problems.append("profile '\(name)': \(error); using 'wideband'")
             }

@@ -28,7 +28,7 @@ struct ProfileOptions {
 
     func resolve() throws -> ActuatorProfile {
         guard gain.isFinite, (0...4).contains(gain) else { throw CLIError(message: "--gain must be between 0 and 4", code: .validationFailure) }
-        do { return try ActuatorProfile.resolve(profile) } catch {
+        do { return try ProfileLookup.resolve(profile, environment: PlayOutput.environment) } catch {
             throw CLIError.invalidInput(error)
         }
     }
@@ -78,6 +78,7 @@ struct PlayOutput {
         var values: [String: String] = [:]
         let names = [
             HapticOutputSelection.deviceVariable, "HAPTICS_SETTINGS", "HAPTICS_DISABLED", "HAPTICS_INTENSITY", "XDG_CONFIG_HOME", "HOME",
+            HapticSettings.systemRootVariable,
         ]
         for name in names {
             if let value = getenv(name) { values[name] = String(cString: value) }

@@ -113,4 +113,30 @@ struct OutputChoiceCommandTests {
         #expect(half < full * 0.9 && half > 0)
         #expect(off == 0)
     }
+
+    @Test("an embedded install's /etc/haptics/settings.json and /etc/haptics/profiles/NAME.json are what play uses, as the library")
+    func systemWideSettingsAndProfiles() async throws {
+        let tree = try FakeSystemTree.machine("nothing")
+        let home = try TemporaryFolder()
+        let output = home.path("played.wav")
+        let root = URL(fileURLWithPath: tree.root)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("etc/haptics/profiles"), withIntermediateDirectories: true)
+        try #"{"device": "file:'\#(output)',wav", "profile": "board"}"#.write(
+            to: root.appendingPathComponent("etc/haptics/settings.json"), atomically: false, encoding: .utf8)
+        try #"{"name": "board", "minFrequency": 150, "maxFrequency": 210, "channels": 2, "hapticChannels": [1, 2]}"#.write(
+            to: root.appendingPathComponent("etc/haptics/profiles/board.json"), atomically: false, encoding: .utf8)
+        var environment = Self.environment(tree)
+        environment["HAPTICS_SETTINGS"] = nil
+        environment["XDG_CONFIG_HOME"] = home.path
+        let chosen = try await Self.defaultOutput(environment)
+        #expect(chosen["device"] as? String == "file:'\(output)',wav" && chosen["profile"] as? String == "board")
+        let played = try await HapticsProcess.run(["play", "success"], environment: environment, timeout: .seconds(30))
+        #expect(played.status == 0, "\(played.errorOutput)")
+        #expect(try WAVFile(contentsOf: URL(fileURLWithPath: output)).channelCount == 2, "the system's 'board' profile was used")
+        // The user's profiles folder, by name on the command line.
+        _ = try home.write("haptics/profiles/mine.json", #"{"name": "mine", "minFrequency": 100, "maxFrequency": 200, "channels": 3, "hapticChannels": [1]}"#)
+        let mine = try await HapticsProcess.run(["play", "success", "--profile", "mine"], environment: environment, timeout: .seconds(30))
+        #expect(mine.status == 0, "\(mine.errorOutput)")
+        #expect(try WAVFile(contentsOf: URL(fileURLWithPath: output)).channelCount == 3)
+    }
 }
