@@ -189,6 +189,7 @@ package struct HapticOutputSelection: Sendable, Equatable {
         let discovery = HapticOutputDiscovery.current
         let path = device.hasPrefix("/") ? device : discovery.roots.inputDirectory + "/" + device
         let reopensBest = source == .discovered
+        let sharpnessAsPeriod = output?.kind == .vibrationMotor && output?.capabilities.contains("periodic") == true
         let hotplug = HotplugLink()
         let engine = HapticEngine(
             rumble: { () throws(RumbleOutputError) -> any RumbleOutput in
@@ -198,7 +199,7 @@ package struct HapticOutputSelection: Sendable, Equatable {
                 }
                 let node: any ForceFeedbackDevice
                 do throws(ForceFeedbackDeviceError) { node = try discovery.open(chosen) } catch { throw .unavailable(chosen, error) }
-                let output = try EvdevRumbleOutput(device: node, gain: 1)
+                let output = try EvdevRumbleOutput(device: node, gain: 1, sharpnessAsPeriod: sharpnessAsPeriod && chosen == path)
                 hotplug.opened(chosen)
                 return output
             }, gain: gain, idleTimeout: idleTimeout)

@@ -11,22 +11,43 @@ import Testing
 struct HapticOutputEngineTests {
     static let tap = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 0.5)])
 
-    @Test("on a PinePhone, the engine drives the vibration motor through force feedback: gain, one rumble effect, play, stop, erase, close")
+    @Test(
+        "on a PinePhone, the engine drives the vibration motor with one periodic effect whose period follows sharpness: gain, upload, play, stop, erase, close")
     func vibrationMotorEngine() throws {
         let machine = try Machines.pinePhone()
+        let selection = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(), discovery: machine.discovery)
+        let engine = HapticOutputDiscovery.$override.withValue(machine.discovery) { selection.makeEngine() }
+        try engine.start()
+        let sharpThenDull = HapticPattern(events: [
+            .continuous(at: 0, duration: 0.2, intensity: 1, sharpness: 1), .continuous(at: 0.3, duration: 0.2, intensity: 1, sharpness: 0),
+        ])
+        try engine.playAndWait(sharpThenDull)
+        engine.stop()
+        let device = try #require(machine.openedDevices.last)
+        #expect(device.path == machine.roots.inputDirectory + "/event1")
+        let calls = device.calls
+        let periodic = UInt16(FF_PERIODIC)
+        #expect(
+            calls.prefix(3) == [.supportedEffects, .write(type: UInt16(EV_FF), code: UInt16(FF_GAIN), value: 0xFFFF), .upload(type: periodic, id: 2)])
+        #expect(calls.allSatisfy { if case .upload(let type, _) = $0 { type == periodic } else { true } }, "no rumble effect")
+        #expect(calls.contains(.write(type: UInt16(EV_FF), code: 2, value: 1)), "the effect played")
+        #expect(calls.contains(.write(type: UInt16(EV_FF), code: 2, value: 0)), "and stopped")
+        #expect(calls.suffix(2) == [.erase(2), .close])
+        let loud = device.periodicUploads.filter { $0.magnitude > 0x4000 }
+        #expect(loud.contains { $0.period == 8 }, "the sharp event is a crisp 8 ms buzz: \(loud)")
+        #expect(loud.contains { $0.period == 40 }, "the dull one a 40 ms throb: \(loud)")
+    }
+
+    @Test("a gamepad keeps rumble: both motors, no periodic effect")
+    func gamepadKeepsRumble() throws {
+        let machine = try Machines.gamepad()
         let selection = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(), discovery: machine.discovery)
         let engine = HapticOutputDiscovery.$override.withValue(machine.discovery) { selection.makeEngine() }
         try engine.start()
         try engine.playAndWait(Self.tap)
         engine.stop()
         let device = try #require(machine.openedDevices.last)
-        #expect(device.path == machine.roots.inputDirectory + "/event1")
-        let calls = device.calls
-        let rumble = UInt16(FF_RUMBLE)
-        #expect(calls.prefix(3) == [.supportedEffects, .write(type: UInt16(EV_FF), code: UInt16(FF_GAIN), value: 0xFFFF), .upload(type: rumble, id: 2)])
-        #expect(calls.contains(.write(type: UInt16(EV_FF), code: 2, value: 1)), "the effect played")
-        #expect(calls.contains(.write(type: UInt16(EV_FF), code: 2, value: 0)), "and stopped")
-        #expect(calls.suffix(2) == [.erase(2), .close])
+        #expect(device.calls.contains(.upload(type: UInt16(FF_RUMBLE), id: 2)) && device.periodicUploads.isEmpty)
     }
 
     @Test("on a machine with only speakers, the library's engine plays on null: nothing is felt and nothing is heard")

@@ -34,6 +34,7 @@ final class FakeForceFeedbackDevice: ForceFeedbackDevice, Sendable {
     let deviceName: String
     let capabilities: ForceFeedbackCapabilities
     private let log: Mutex<[Call]>
+    private let periodic = Mutex<[(period: UInt16, magnitude: Int16)]>([])
 
     init(path: String, name: String, capabilities: ForceFeedbackCapabilities) {
         self.path = path
@@ -43,6 +44,8 @@ final class FakeForceFeedbackDevice: ForceFeedbackDevice, Sendable {
     }
 
     var calls: [Call] { log.withLock { $0 } }
+    /// The period and magnitude of every FF_PERIODIC upload, in order.
+    var periodicUploads: [(period: UInt16, magnitude: Int16)] { periodic.withLock { $0 } }
 
     func name() throws(ForceFeedbackDeviceError) -> String {
         log.withLock { $0.append(.name) }
@@ -57,6 +60,10 @@ final class FakeForceFeedbackDevice: ForceFeedbackDevice, Sendable {
     func upload(_ effect: inout ff_effect) throws(ForceFeedbackDeviceError) {
         if effect.id == -1 { effect.id = 2 }
         let (type, id) = (effect.type, effect.id)
+        if type == UInt16(FF_PERIODIC) {
+            let (period, magnitude) = (effect.u.periodic.period, effect.u.periodic.magnitude)
+            periodic.withLock { $0.append((period, magnitude)) }
+        }
         log.withLock { $0.append(.upload(type: type, id: id)) }
     }
 
