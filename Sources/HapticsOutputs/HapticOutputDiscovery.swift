@@ -166,7 +166,7 @@ package struct HapticOutputDiscovery: Sendable {
         let kind = Self.kind(name: name, driver: driver, capabilities: capabilities)
         if problem == nil {
             if kind == .hapticTouchpad {
-                problem = "its click waveforms (FF_HAPTIC) are not played by this version of haptics"
+                // Plays its stored waveforms: nothing else to check.
             } else if RumbleEffectKind(capabilities: capabilities) == nil {
                 problem = "supports force feedback, but neither rumble nor periodic effects"
             }
@@ -184,7 +184,7 @@ package struct HapticOutputDiscovery: Sendable {
     }
 
     /// What a force-feedback device is, from its names and bits.
-    static func kind(name: String, driver: String?, capabilities: ForceFeedbackCapabilities) -> HapticOutput.Kind {
+    package static func kind(name: String, driver: String?, capabilities: ForceFeedbackCapabilities) -> HapticOutput.Kind {
         let known = vibrationMotorDrivers
         if known.contains(name) || driver.map(known.contains) == true { return .vibrationMotor }
         if capabilities.supports(forceFeedbackHaptic) && !capabilities.supportsRumble { return .hapticTouchpad }

@@ -175,7 +175,9 @@ package struct HapticOutputSelection: Sendable, Equatable {
 
     /// The engine for this output, whatever its kind: audio devices play the pattern as
     /// signals on the profile's channels (`HapticEngine(configuration:)`); an evdev node plays
-    /// it as force feedback at control rate (`HapticEngine(rumble:)`), reopening on each start
+    /// it as force feedback at control rate (`HapticEngine(rumble:)`: rumble on a gamepad, a
+    /// periodic effect whose period follows sharpness on a vibration motor, a stored click at
+    /// each onset on a haptic touchpad, `HapticTouchpadOutput`), reopening on each start
     /// the node chosen or, for a discovered one that went away, the next best force-feedback
     /// actuator. Nothing opens until the engine starts.
     package func makeEngine(
@@ -190,6 +192,7 @@ package struct HapticOutputSelection: Sendable, Equatable {
         let path = device.hasPrefix("/") ? device : discovery.roots.inputDirectory + "/" + device
         let reopensBest = source == .discovered
         let sharpnessAsPeriod = output?.kind == .vibrationMotor && output?.capabilities.contains("periodic") == true
+        let knownKind = output?.kind
         let hotplug = HotplugLink()
         let engine = HapticEngine(
             rumble: { () throws(RumbleOutputError) -> any RumbleOutput in
@@ -199,7 +202,16 @@ package struct HapticOutputSelection: Sendable, Equatable {
                 }
                 let node: any ForceFeedbackDevice
                 do throws(ForceFeedbackDeviceError) { node = try discovery.open(chosen) } catch { throw .unavailable(chosen, error) }
-                let output = try EvdevRumbleOutput(device: node, gain: 1, sharpnessAsPeriod: sharpnessAsPeriod && chosen == path)
+                // A discovered node's kind is known; a named one's is asked of the device.
+                let isTouchpad =
+                    knownKind.map { $0 == .hapticTouchpad && chosen == path }
+                    ?? ((try? node.supportedEffects()).map { HapticOutputDiscovery.kind(name: "", driver: nil, capabilities: $0) == .hapticTouchpad } ?? false)
+                let output: any RumbleOutput =
+                    if isTouchpad {
+                        try HapticTouchpadOutput(device: node)
+                    } else {
+                        try EvdevRumbleOutput(device: node, gain: 1, sharpnessAsPeriod: sharpnessAsPeriod && chosen == path)
+                    }
                 hotplug.opened(chosen)
                 return output
             }, gain: gain, idleTimeout: idleTimeout)

@@ -71,6 +71,8 @@ struct PlayOutput {
     var chosenDevice: String?
     /// Said once the pattern plays (the speakers fallback).
     var note: String?
+    /// A haptic touchpad, which plays a stored click per onset and nothing continuous.
+    var isTouchpad = false
 
     /// The variables the choice reads, looked up one by one (copying the whole environment is
     /// a noticeable part of start-up).
@@ -116,6 +118,6 @@ struct PlayOutput {
         if !selection.isForceFeedback { engine.playsHapticsOnly = hapticsOnly }
         return PlayOutput(
             engine: engine, profile: selection.profile, isForceFeedback: selection.isForceFeedback,
-            chosenDevice: note == nil ? selection.device : nil, note: note)
+            chosenDevice: note == nil ? selection.device : nil, note: note, isTouchpad: selection.output?.kind == .hapticTouchpad)
     }
 }

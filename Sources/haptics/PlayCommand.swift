@@ -168,6 +168,11 @@ struct PlayCommand: Command {
             audioLeftOut: output.isForceFeedback
                 ? "(rumble motors play haptic events only)"
                 : hapticsOnly ? "(--haptics-only)" : nil)
+        if output.isTouchpad, case let continuous = loaded.pattern.counts.continuous, continuous > 0 {
+            writeStandardError(
+                "\(loaded.name): note: \(continuous) continuous event\(continuous == 1 ? " is" : "s are") not representable on a haptic touchpad: each plays one click at its start"
+            )
+        }
         // The player is made (its pattern compiled) before the device opens, which its start
         // does (below): whatever the audio thread queues before the player's start is heard
         // first (a 20 ms buffer's worth of silence when compiling came in between).

@@ -12,7 +12,7 @@ struct OutputChoiceTests {
     @Test(
         "supportsHaptics is true on the machines with an actuator and false on those with only speakers or nothing",
         arguments: [
-            ("gamepad", true, false), ("pinephone", true, false), ("dualsense", true, true), ("touchpad", false, false),
+            ("gamepad", true, false), ("pinephone", true, false), ("dualsense", true, true), ("touchpad", true, false),
             ("speakers", false, false), ("nothing", false, false),
         ])
     func capabilities(machine: String, haptics: Bool, audio: Bool) throws {
@@ -25,7 +25,7 @@ struct OutputChoiceTests {
             #expect(capability.supportsAudio == audio)
             let engine = try CHHapticEngine()
             #expect(engine.outputSelection.device == selection.device)
-            if machine == "gamepad" || machine == "pinephone" {
+            if ["gamepad", "pinephone", "touchpad"].contains(machine) {
                 #expect(engine.hapticEngine.configuration.device == "rumble", "an evdev output gets a force-feedback engine")
                 let sharpness = try capability.attributes(forEventParameter: .hapticSharpness, eventType: .hapticTransient)
                 #expect("\(sharpness)".contains("motors"))

@@ -50,6 +50,28 @@ struct HapticOutputEngineTests {
         #expect(device.calls.contains(.upload(type: UInt16(FF_RUMBLE), id: 2)) && device.periodicUploads.isEmpty)
     }
 
+    @Test("on a touchpad laptop, each onset plays the touchpad's stored click at its strength: upload, then play per onset")
+    func touchpadClicks() throws {
+        let machine = try Machines.touchpad()
+        let selection = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(), discovery: machine.discovery)
+        let engine = HapticOutputDiscovery.$override.withValue(machine.discovery) { selection.makeEngine() }
+        try engine.start()
+        let taps = HapticPattern(events: [
+            .transient(at: 0, intensity: 1, sharpness: 0.5), .transient(at: 0.2, intensity: 0.5, sharpness: 0.5),
+        ])
+        try engine.playAndWait(taps)
+        engine.stop()
+        let device = try #require(machine.openedDevices.last)
+        let haptic = UInt16(0x4f)
+        #expect(device.calls.prefix(2) == [.supportedEffects, .upload(type: haptic, id: 2)])
+        let plays = device.calls.filter { $0 == .write(type: UInt16(EV_FF), code: 2, value: 1) }
+        #expect(plays.count == 2, "one click per transient: \(device.calls)")
+        let uploads = device.hapticUploads
+        #expect(uploads.allSatisfy { $0.usage == 0x1003 }, "the click waveform")
+        #expect(uploads.count == 3 && uploads[1].intensity > uploads[2].intensity && uploads[2].intensity > 0, "\(uploads)")
+        #expect(device.calls.suffix(2) == [.erase(2), .close])
+    }
+
     @Test("on a machine with only speakers, the library's engine plays on null: nothing is felt and nothing is heard")
     func speakersOnlyEngine() throws {
         let machine = try Machines.speakersOnly()

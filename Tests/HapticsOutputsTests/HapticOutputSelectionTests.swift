@@ -22,7 +22,7 @@ struct HapticOutputSelectionTests {
     static let table: [Row] = [
         Row(machine: Machines.gamepad, label: "gamepad", device: "event7", source: .discovered, felt: true, audio: false, profile: "wideband"),
         Row(machine: Machines.pinePhone, label: "PinePhone", device: "event1", source: .discovered, felt: true, audio: false, profile: "wideband"),
-        Row(machine: Machines.touchpad, label: "touchpad", device: "null", source: .systemDefault, felt: false, audio: false, profile: "wideband"),
+        Row(machine: Machines.touchpad, label: "touchpad", device: "event5", source: .discovered, felt: true, audio: false, profile: "wideband"),
         Row(
             machine: Machines.dualSense, label: "DualSense", device: "hw:CARD=Controller,DEV=0", source: .discovered, felt: true, audio: true,
             profile: "dualsense"),

@@ -35,6 +35,7 @@ final class FakeForceFeedbackDevice: ForceFeedbackDevice, Sendable {
     let capabilities: ForceFeedbackCapabilities
     private let log: Mutex<[Call]>
     private let periodic = Mutex<[(period: UInt16, magnitude: Int16)]>([])
+    private let haptic = Mutex<[(usage: UInt16, intensity: UInt16)]>([])
 
     init(path: String, name: String, capabilities: ForceFeedbackCapabilities) {
         self.path = path
@@ -46,6 +47,8 @@ final class FakeForceFeedbackDevice: ForceFeedbackDevice, Sendable {
     var calls: [Call] { log.withLock { $0 } }
     /// The period and magnitude of every FF_PERIODIC upload, in order.
     var periodicUploads: [(period: UInt16, magnitude: Int16)] { periodic.withLock { $0 } }
+    /// The waveform (HID usage) and intensity (percent) of every FF_HAPTIC upload, in order.
+    var hapticUploads: [(usage: UInt16, intensity: UInt16)] { haptic.withLock { $0 } }
 
     func name() throws(ForceFeedbackDeviceError) -> String {
         log.withLock { $0.append(.name) }
@@ -60,6 +63,11 @@ final class FakeForceFeedbackDevice: ForceFeedbackDevice, Sendable {
     func upload(_ effect: inout ff_effect) throws(ForceFeedbackDeviceError) {
         if effect.id == -1 { effect.id = 2 }
         let (type, id) = (effect.type, effect.id)
+        if type == 0x4f {
+            // struct ff_haptic_effect: hid_usage at 0, intensity at 6.
+            let fields = withUnsafeBytes(of: effect.u) { ($0.load(fromByteOffset: 0, as: UInt16.self), $0.load(fromByteOffset: 6, as: UInt16.self)) }
+            haptic.withLock { $0.append(fields) }
+        }
         if type == UInt16(FF_PERIODIC) {
             let (period, magnitude) = (effect.u.periodic.period, effect.u.periodic.magnitude)
             periodic.withLock { $0.append((period, magnitude)) }
