@@ -16,7 +16,7 @@ import Synchronization
 /// use and stopped by itself after 10 s without feedback. The user's settings
 /// (``HapticSettings``: master intensity, per-category scales, off switch) apply.
 public enum Haptics {
-    private static let shared = Mutex<HapticEngine?>(nil)
+    private static let shared = Mutex<(engine: HapticEngine, selection: HapticOutputSelection)?>(nil)
 
     /// Plays a feedback kind now. Returns at once; the feedback plays on the audio thread.
     /// A program that exits right after should use `try await Haptics.play(_:)` or
@@ -64,14 +64,24 @@ public enum Haptics {
         try engine().playAndWait(pattern)
     }
 
-    /// The shared engine, created and started on first use.
+    /// The shared engine, created and started on first use. Once it has stopped (10 s
+    /// without feedback, or its device went away) the output is chosen again, so a gamepad
+    /// or vibration motor connected since, or a changed setting, is used by the next feedback.
     public static func engine() throws -> HapticEngine {
-        try shared.withLock { engine throws(HapticError) -> HapticEngine in
-            if let engine { return engine }
-            let created = HapticOutputSelection.current.makeEngine()
+        try shared.withLock { shared throws(HapticError) -> HapticEngine in
+            if let current = shared {
+                if current.engine.isRunning { return current.engine }
+                let selection = HapticOutputSelection.current
+                if selection == current.selection {
+                    try current.engine.start()
+                    return current.engine
+                }
+            }
+            let selection = HapticOutputSelection.current
+            let created = selection.makeEngine()
             created.isAutoShutdownEnabled = true
             try created.start()
-            engine = created
+            shared = (created, selection)
             return created
         }
     }

@@ -47,4 +47,22 @@ struct OutputChoiceTests {
             engine.stop(completionHandler: nil)
         }
     }
+
+    @Test("Haptics.play's shared engine plays on the chosen output, and once stopped, on the output chosen then")
+    func sharedEngineFollowsTheChoice() throws {
+        let folder = try TemporaryFolder()
+        let first = HapticOutputSelection(device: "null")
+        let second = HapticOutputSelection(device: "file:'\(folder.path("shared.wav"))',wav")
+        let engine = try HapticOutputSelection.$override.withValue(first) { try Haptics.engine() }
+        #expect(engine.configuration.device == "null" && engine.isRunning)
+        let running = try HapticOutputSelection.$override.withValue(second) { try Haptics.engine() }
+        #expect(running === engine, "a running engine is kept")
+        engine.stop()
+        let next = try HapticOutputSelection.$override.withValue(second) { try Haptics.engine() }
+        #expect(next !== engine && next.configuration.device == second.device, "a gamepad or setting that came since is used")
+        next.stop()
+        let again = try HapticOutputSelection.$override.withValue(second) { try Haptics.engine() }
+        #expect(again === next && again.isRunning, "the same choice restarts the same engine")
+        again.stop()
+    }
 }
