@@ -151,4 +151,18 @@ struct OutputChoiceCommandTests {
             notes == ["hum.ahap: note: 2 continuous events are not representable on a haptic touchpad: each plays one click at its start"],
             "\(result.errorOutput)")
     }
+
+    @Test("completion offers the haptic outputs found for --device and the profiles folder's names for --profile")
+    func completions() async throws {
+        let tree = try FakeSystemTree.machine("pinephone")
+        let home = try TemporaryFolder()
+        _ = try home.write("haptics/profiles/board.json", "{}")
+        var environment = Self.environment(tree)
+        environment["XDG_CONFIG_HOME"] = home.path
+        let devices = try await HapticsProcess.run(["---complete", "--", "play", "success", "--device", ""], environment: environment, timeout: .seconds(30))
+        #expect(devices.outputLines.first == tree.root + "/dev/input/event1", "\(devices.output)")
+        let profiles = try await HapticsProcess.run(
+            ["---complete", "--", "play", "success", "--profile", "bo"], environment: environment, timeout: .seconds(30))
+        #expect(profiles.outputLines.contains("board"), "\(profiles.output)")
+    }
 }
