@@ -22,12 +22,16 @@ package struct HapticOutputDiscovery: Sendable {
         package var sysfsInputDirectory: String
         /// ALSA's cards: `/proc/asound`.
         package var soundCardDirectory: String
+        /// The cards' device nodes: `/dev/snd` (`pcmC1D0p`, whose access says whether this
+        /// user may play on the card).
+        package var soundDeviceDirectory: String
 
         /// Creates roots.
-        package init(inputDirectory: String, sysfsInputDirectory: String, soundCardDirectory: String) {
+        package init(inputDirectory: String, sysfsInputDirectory: String, soundCardDirectory: String, soundDeviceDirectory: String = "/dev/snd") {
             self.inputDirectory = inputDirectory
             self.sysfsInputDirectory = sysfsInputDirectory
             self.soundCardDirectory = soundCardDirectory
+            self.soundDeviceDirectory = soundDeviceDirectory
         }
 
         /// The running system's.
@@ -43,6 +47,9 @@ package struct HapticOutputDiscovery: Sendable {
     package var roots: Roots
     /// How evdev nodes are opened.
     package var open: Opener
+    /// Whether this process may open a sound card's node read-write (`access(2)`; tests
+    /// replace it, since root may open anything).
+    package var mayOpenSoundDevice: @Sendable (_ path: String) -> Bool = { access($0, R_OK | W_OK) == 0 }
 
     /// Creates a discovery over `roots`, opening nodes with `open`.
     package init(roots: Roots, open: @escaping Opener) {
@@ -76,7 +83,8 @@ package struct HapticOutputDiscovery: Sendable {
     /// Discovery over a copy of a machine's files under `root`.
     package static func rooted(at root: String) -> HapticOutputDiscovery {
         let roots = Roots(
-            inputDirectory: root + "/dev/input", sysfsInputDirectory: root + "/sys/class/input", soundCardDirectory: root + "/proc/asound")
+            inputDirectory: root + "/dev/input", sysfsInputDirectory: root + "/sys/class/input", soundCardDirectory: root + "/proc/asound",
+            soundDeviceDirectory: root + "/dev/snd")
         return HapticOutputDiscovery(roots: roots) { path throws(ForceFeedbackDeviceError) in
             var info = stat()
             guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return try LinuxForceFeedbackDevice(path: path) }
@@ -231,17 +239,29 @@ package struct HapticOutputDiscovery: Sendable {
             let id = read(folder + "/id") ?? "\(number)"
             let usb = read(folder + "/usbid")?.lowercased().split(separator: ":").map(String.init) ?? []
             let name = names[number] ?? id
+            let problem = soundDeviceProblem(card: number)
             let isDualSense = usb.count == 2 && usb[0] == Self.sonyVendor && Self.dualSenseProducts.contains(usb[1])
             if isDualSense {
                 return HapticOutput(
                     device: "hw:CARD=\(id),DEV=0", name: name, kind: .dualSenseAudio, transport: .audio, driver: "snd-usb-audio",
                     capabilities: ["4 channels (haptics on 3–4)", "48 kHz"], profile: "dualsense", latencyMilliseconds: 20,
-                    playsAudio: true)
+                    playsAudio: true, problem: problem)
             }
             return HapticOutput(
                 device: "plughw:CARD=\(id),DEV=0", name: name, kind: .speakers, transport: .audio,
-                capabilities: ["audio"], latencyMilliseconds: 20, playsAudio: true)
+                capabilities: ["audio"], latencyMilliseconds: 20, playsAudio: true, problem: problem)
         }
+    }
+
+    /// Why this user may not play on card `card`: its playback node (`pcmCND0p`) is there but
+    /// cannot be opened read-write; the group that may, and how to join it.
+    func soundDeviceProblem(card: Int) -> String? {
+        let node = "\(roots.soundDeviceDirectory)/pcmC\(card)D0p"
+        guard FileManager.default.fileExists(atPath: node), !mayOpenSoundDevice(node) else { return nil }
+        var info = stat()
+        let group =
+            stat(node, &info) == 0 ? getgrgid(info.st_gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(info.st_gid)" : "audio"
+        return "no permission to open \(node) (group '\(group)'): join the group (sudo usermod -aG \(group) $USER, then log in again)"
     }
 
     /// Card number → long name, from `/proc/asound/cards` (" 0 [PCH ]: HDA-Intel - HDA Intel PCH").

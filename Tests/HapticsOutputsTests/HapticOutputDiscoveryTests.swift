@@ -75,4 +75,21 @@ struct HapticOutputDiscoveryTests {
         #expect(laptop.discovery.bestActuator() == nil)
         #expect(try Machines.nothing().discovery.outputs().isEmpty)
     }
+
+    @Test("a sound card whose node this user may not open says which group to join, and is not chosen")
+    func soundCardPermission() throws {
+        let machine = try Machines.dualSense()
+        let snd = machine.tree.root + "/dev/snd"
+        try FileManager.default.createDirectory(atPath: snd, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: snd + "/pcmC1D0p", contents: Data())
+        var discovery = machine.discovery
+        discovery.roots.soundDeviceDirectory = snd
+        discovery.mayOpenSoundDevice = { !$0.hasSuffix("pcmC1D0p") }
+        let card = try #require(discovery.outputs().first { $0.kind == .dualSenseAudio })
+        let problem = try #require(card.problem)
+        #expect(problem.hasPrefix("no permission to open \(snd)/pcmC1D0p (group '") && problem.contains("sudo usermod -aG"))
+        #expect(discovery.bestActuator()?.kind == .gamepadRumble, "the DualSense's rumble is used instead")
+        discovery.mayOpenSoundDevice = { _ in true }
+        #expect(discovery.bestActuator()?.kind == .dualSenseAudio)
+    }
 }
