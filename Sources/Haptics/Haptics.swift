@@ -69,15 +69,12 @@ public enum Haptics {
     /// or vibration motor connected since, or a changed setting, is used by the next feedback.
     public static func engine() throws -> HapticEngine {
         try shared.withLock { shared throws(HapticError) -> HapticEngine in
-            if let current = shared {
-                if current.engine.isRunning { return current.engine }
-                let selection = HapticOutputSelection.current
-                if selection == current.selection {
-                    try current.engine.start()
-                    return current.engine
-                }
-            }
+            if let current = shared, current.engine.isRunning { return current.engine }
             let selection = HapticOutputSelection.current
+            if let current = shared, selection == current.selection {
+                try current.engine.start()
+                return current.engine
+            }
             let created = selection.makeEngine()
             created.isAutoShutdownEnabled = true
             try created.start()

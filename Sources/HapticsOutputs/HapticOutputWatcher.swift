@@ -19,11 +19,17 @@ package final class HapticOutputWatcher: @unchecked Sendable {
         case removed(String)
     }
 
-    private let inotify: Int32
-    private let wakeRead: Int32
     private let wakeWrite: Int32
     private let finished = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    /// The watching thread's `pthread_self()`, so that a stop from inside `onChange` (an
+    /// engine released there) does not wait for itself.
+    private let thread = ThreadMark()
+
+    /// Which thread watches, readable from any.
+    private final class ThreadMark: Sendable {
+        let id = Atomic<UInt>(0)
+    }
 
     /// Starts watching `directory`; nil when inotify cannot watch it (no such folder).
     package init?(directory: String, onChange: @escaping @Sendable (Change) -> Void) {
@@ -36,29 +42,30 @@ package final class HapticOutputWatcher: @unchecked Sendable {
             return nil
         }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        self.inotify = inotify
-        wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
-        let (wake, done) = (pipeEnds[0], finished)
-        let thread = SystemThread {
+        let (wake, wakeWrite, done, mark) = (pipeEnds[0], pipeEnds[1], finished, thread)
+        let watching = SystemThread {
+            mark.id.store(UInt(pthread_self()), ordering: .releasing)
             Self.run(inotify: inotify, wake: wake, directory: directory, onChange: onChange)
+            // The thread owns the descriptors: it closes them once told to stop.
+            close(inotify)
+            close(wake)
+            close(wakeWrite)
             done.signal()
         }
-        thread.name = "haptics-hotplug"
-        thread.start()
+        watching.name = "haptics-hotplug"
+        watching.start()
     }
 
     deinit { stop() }
 
-    /// Stops watching and waits for the thread to end. Idempotent; not from `onChange`.
+    /// Stops watching and waits for the thread to end (from `onChange` itself, it only asks).
+    /// Idempotent.
     package func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
-        finished.wait()
-        close(inotify)
-        close(wakeRead)
-        close(wakeWrite)
+        if thread.id.load(ordering: .acquiring) != UInt(pthread_self()) { finished.wait() }
     }
 
     private static func run(inotify: Int32, wake: Int32, directory: String, onChange: @Sendable (Change) -> Void) {
@@ -66,7 +73,12 @@ package final class HapticOutputWatcher: @unchecked Sendable {
         let header = MemoryLayout<inotify_event>.size
         while true {
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else {
+                // Nothing more can be watched; the descriptors stay open until stop() says so.
+                var byte: UInt8 = 0
+                _ = read(wake, &byte, 1)
+                return
+            }
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }

@@ -22,6 +22,22 @@ struct HapticOutputWatcherTests {
         #expect(changes.withLock { $0 }.allSatisfy { $0 == .added(node) || $0 == .removed(node) }, "mice is not an event node")
     }
 
+    @Test("stopping the watcher from its own callback (an engine released there) returns instead of waiting for itself")
+    func stopFromCallback() throws {
+        let machine = try Machines.nothing()
+        let box = Mutex<HapticOutputWatcher?>(nil)
+        let returned = Mutex(false)
+        let watcher = try #require(
+            HapticOutputWatcher(directory: machine.roots.inputDirectory) { _ in
+                box.withLock { $0 }?.stop()
+                returned.withLock { $0 = true }
+            })
+        box.withLock { $0 = watcher }
+        try machine.addInputDevice(1, name: "gpio-vibrator", ff: Bitmap.memlessRumble)
+        try Wait.require("the callback's stop returned", timeout: .seconds(5)) { returned.withLock { $0 } }
+        box.withLock { $0 = nil }
+    }
+
     @Test("a folder that cannot be watched gives no watcher")
     func missingFolder() {
         #expect(HapticOutputWatcher(directory: "/nonexistent/haptics/input") { _ in } == nil)
