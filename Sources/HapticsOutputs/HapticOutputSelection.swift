@@ -219,6 +219,18 @@ package struct HapticOutputSelection: Sendable, Equatable {
         return engine
     }
 
+    /// Every output there is to choose from, best first: the configured device when one is
+    /// (kind ``HapticOutput/Kind/configured``), then what `discovery` finds.
+    package func outputs(discovery: HapticOutputDiscovery? = nil) -> [HapticOutput] {
+        let found = (discovery ?? .current).outputs()
+        guard isConfigured else { return found }
+        let configured = HapticOutput(
+            device: device, name: source == .environment ? "named by \(Self.deviceVariable)" : "named by the settings file", kind: .configured,
+            transport: isForceFeedback ? .evdev : .audio, capabilities: isHapticActuator ? [] : ["the sound system: not felt"],
+            profile: profile.name, latencyMilliseconds: isForceFeedback ? 10 : 20, playsAudio: supportsAudio)
+        return [configured] + found.filter { $0.device != device }
+    }
+
     /// One line for messages: "the vibration motor gpio-vibrator (/dev/input/event1)".
     package var summary: String {
         switch source {

@@ -45,7 +45,7 @@ struct DevicesCommand: Command {
     func run() throws {
         let selection = HapticOutputSelection.resolve(environment: PlayOutput.environment)
         let report = DevicesReport(
-            outputs: HapticOutputDiscovery.current.outputs(),
+            outputs: selection.outputs(),
             default: DefaultOutput(selection),
             audio: ALSADevices.playbackDevices(),
             soundCards: ALSADevices.soundCards(),

@@ -33,6 +33,7 @@ struct OutputChoiceTests {
                 #expect(engine.hapticEngine.configuration.device == selection.device)
             }
         }
+        withExtendedLifetime(tree) {}
     }
 
     @Test("with only speakers, CHHapticEngine() plays on nothing rather than buzzing them, and still runs")
@@ -46,6 +47,7 @@ struct OutputChoiceTests {
             try engine.start()
             engine.stop(completionHandler: nil)
         }
+        withExtendedLifetime(tree) {}
     }
 
     @Test("Haptics.play's shared engine plays on the chosen output, and once stopped, on the output chosen then")

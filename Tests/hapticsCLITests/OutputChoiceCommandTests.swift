@@ -61,6 +61,7 @@ struct OutputChoiceCommandTests {
         let result = try await HapticsProcess.run(["play", "success"], environment: environment, timeout: .seconds(30))
         let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
         if cards.contains("[") { try Test.cancel("this machine has a sound card: play would be heard on it") }
+        withExtendedLifetime(tree) {}
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorLines.count == 1 && result.errorOutput.hasPrefix("haptics: no audio output to play on"), "\(result.errorOutput)")
     }
@@ -71,9 +72,13 @@ struct OutputChoiceCommandTests {
         let fromSettings = folder.path("settings.wav")
         let fromVariable = folder.path("variable.wav")
         let settings = try folder.write("settings.json", #"{"device": "file:'\#(fromSettings)',wav", "profile": "dualsense"}"#)
-        var environment = Self.environment(try FakeSystemTree.machine("pinephone"), settings: settings.path)
+        let tree = try FakeSystemTree.machine("pinephone")
+        var environment = Self.environment(tree, settings: settings.path)
         let chosen = try await Self.defaultOutput(environment)
         #expect(chosen["device"] as? String == "file:'\(fromSettings)',wav" && chosen["source"] as? String == "settings")
+        let listing = try await HapticsProcess.run(["devices"], environment: environment, timeout: .seconds(30))
+        #expect(listing.outputLines.dropFirst().first == " * file:'\(fromSettings)',wav  named by the settings file  (configured, ~20 ms)", "\(listing.output)")
+        #expect(listing.outputLines.contains { $0.contains("/dev/input/event1") && $0.contains("vibration motor") }, "found outputs are still listed")
         #expect(chosen["profile"] as? String == "dualsense" && chosen["supportsHaptics"] as? Bool == true)
         let played = try await HapticsProcess.run(["play", "success"], environment: environment, timeout: .seconds(30))
         #expect(played.status == 0, "\(played.errorOutput)")
@@ -87,6 +92,7 @@ struct OutputChoiceCommandTests {
         #expect(again.status == 0, "\(again.errorOutput)")
         let variable = try WAVFile(contentsOf: URL(fileURLWithPath: fromVariable))
         #expect(variable.channelCount == 1, "--profile wins over the settings' profile")
+        withExtendedLifetime(tree) {}
     }
 
     @Test("the settings' enabled and intensity keys scale what play plays, as they scale Haptics.play")
@@ -106,9 +112,13 @@ struct OutputChoiceCommandTests {
         let full = try await peak("{}")
         let half = try await peak(#"{"intensity": 0.5}"#)
         let off = try await peak(#"{"enabled": false}"#)
+        let category = try await peak(#"{"categories": {"notification": 0.5}}"#)
+        let otherCategory = try await peak(#"{"categories": {"impact": 0}}"#)
         #expect(full > 0.1)
         #expect(half < full * 0.9 && half > 0)
         #expect(off == 0)
+        #expect(category < full * 0.9 && category > 0, "success is a notification")
+        #expect(otherCategory == full, "another category's scale leaves it alone")
     }
 
     @Test("an embedded install's /etc/haptics/settings.json and /etc/haptics/profiles/NAME.json are what play uses, as the library")
@@ -135,6 +145,7 @@ struct OutputChoiceCommandTests {
         let mine = try await HapticsProcess.run(["play", "success", "--profile", "mine"], environment: environment, timeout: .seconds(30))
         #expect(mine.status == 0, "\(mine.errorOutput)")
         #expect(try WAVFile(contentsOf: URL(fileURLWithPath: output)).channelCount == 3)
+        withExtendedLifetime(tree) {}
     }
 
     @Test("play on a haptic touchpad names continuous events as not representable, once")
@@ -150,6 +161,7 @@ struct OutputChoiceCommandTests {
         #expect(
             notes == ["hum.ahap: note: 2 continuous events are not representable on a haptic touchpad: each plays one click at its start"],
             "\(result.errorOutput)")
+        withExtendedLifetime(tree) {}
     }
 
     @Test("completion offers the haptic outputs found for --device and the profiles folder's names for --profile")
