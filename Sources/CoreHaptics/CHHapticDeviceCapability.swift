@@ -70,10 +70,14 @@ struct OutputCapability: CHHapticDeviceCapability {
         }
         let profile = selection.profile
         if selection.isForceFeedback {
+            let kind = selection.output?.kind
             let physical: String? =
-                switch id {
-                case .hapticSharpness: "the balance of the heavy and light motors, at control rate"
-                case .hapticIntensity: "motor strength, 0…0xFFFF"
+                switch (id, kind) {
+                case (.hapticSharpness, .vibrationMotor?): "the vibration's period, 40 ms (dull) to 8 ms (sharp)"
+                case (.hapticSharpness, .hapticTouchpad?): "not used: the touchpad plays its stored click"
+                case (.hapticIntensity, .hapticTouchpad?): "the click's strength, 1–100 %"
+                case (.hapticSharpness, _): "the balance of the heavy and light motors, at control rate"
+                case (.hapticIntensity, _): "motor strength, 0…0xFFFF"
                 default: nil
                 }
             return ParameterAttributes(id.range, default: id.defaultValue, physicalRange: physical)
