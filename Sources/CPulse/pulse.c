@@ -319,3 +319,33 @@ void haptics_pulse_close(haptics_pulse_stream *s) {
     pulse.pa_mainloop_free(s->mainloop);
     free(s);
 }
+
+int haptics_pulse_server_answers(const char *server, unsigned timeout_ms, char *message, size_t message_size) {
+    if (!haptics_pulse_available()) {
+        snprintf(message, message_size, "libpulse is not installed (Debian/Ubuntu: apt-get install libpulse0)");
+        return -1;
+    }
+    haptics_pulse_stream *s = calloc(1, sizeof *s);
+    if (!s) return -1;
+    s->mainloop = pulse.pa_mainloop_new();
+    s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), "haptics") : NULL;
+    if (!s->context) {
+        snprintf(message, message_size, "cannot create a libpulse context");
+        if (s->mainloop) pulse.pa_mainloop_free(s->mainloop);
+        free(s);
+        return -1;
+    }
+    long long deadline = monotonic_us() + (long long)timeout_ms * 1000;
+    int answered = 0;
+    if (pulse.pa_context_connect(s->context, server, PA_CONTEXT_NOAUTOSPAWN, NULL) >= 0) {
+        int waited = wait_until(s, context_ready, deadline);
+        answered = waited == 0;
+        if (waited == -2) snprintf(message, message_size, "the sound server did not answer within %u ms", timeout_ms);
+    }
+    if (!answered && (!message[0])) {
+        int code = pulse.pa_context_errno(s->context);
+        snprintf(message, message_size, "%s", code ? pulse.pa_strerror(code) : "no sound server");
+    }
+    haptics_pulse_close(s);
+    return answered;
+}

@@ -14,9 +14,9 @@ public protocol CHHapticParameterAttributes: AnyObject {
 /// What the hardware can play, as in Apple's SDK; from
 /// ``CHHapticEngine/capabilitiesForHardware()``.
 public protocol CHHapticDeviceCapability {
-    /// Whether haptic events can play: on Linux, whether an output is configured
-    /// (`HAPTICS_DEVICE` or the user's settings) or ALSA has playback hardware (see
-    /// `HapticOutputSelection.isOutputAvailable`).
+    /// Whether haptic events are felt: on Linux, whether the chosen output is a haptic
+    /// actuator (a vibration motor, a gamepad, the DualSense, or a configured device that is
+    /// not the sound system's `default`/`pulse`); false on a machine with only speakers.
     var supportsHaptics: Bool { get }
     /// Whether audio events (`AudioContinuous`, `AudioCustom`) are heard.
     var supportsAudio: Bool { get }
@@ -56,8 +56,8 @@ struct OutputCapability: CHHapticDeviceCapability {
     let supportsHaptics: Bool
 
     /// Audio events play on the same output as the haptics (on its audio channels, see
-    /// ``ActuatorProfile``), so audio is supported wherever haptics are.
-    var supportsAudio: Bool { supportsHaptics }
+    /// ``ActuatorProfile``): heard on an audio output, not on force feedback nor on `null`.
+    var supportsAudio: Bool { selection.supportsAudio }
 
     func attributes(forEventParameter inParameter: CHHapticEvent.ParameterID, eventType type: CHHapticEvent.EventType) throws
         -> any CHHapticParameterAttributes
@@ -69,6 +69,19 @@ struct OutputCapability: CHHapticDeviceCapability {
             throw CHHapticError(.invalidParameterType, "unknown event parameter '\(inParameter.rawValue)'")
         }
         let profile = selection.profile
+        if selection.isForceFeedback {
+            let kind = selection.output?.kind
+            let physical: String? =
+                switch (id, kind) {
+                case (.hapticSharpness, .vibrationMotor?): "the vibration's period, 40 ms (dull) to 8 ms (sharp)"
+                case (.hapticSharpness, .hapticTouchpad?): "not used: the touchpad plays its stored click"
+                case (.hapticIntensity, .hapticTouchpad?): "the click's strength, 1–100 %"
+                case (.hapticSharpness, _): "the balance of the heavy and light motors, at control rate"
+                case (.hapticIntensity, _): "motor strength, 0…0xFFFF"
+                default: nil
+                }
+            return ParameterAttributes(id.range, default: id.defaultValue, physicalRange: physical)
+        }
         let physical: String? =
             switch id {
             case .hapticSharpness: "\(Int(profile.minFrequency))–\(Int(profile.maxFrequency)) Hz on '\(profile.name)'"

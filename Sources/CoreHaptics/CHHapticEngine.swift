@@ -16,8 +16,10 @@ import Haptics
 ///
 /// On Linux the engine plays through a native ``HapticEngine`` (``hapticEngine``) on the
 /// output ``HapticOutputSelection`` chooses: the `HAPTICS_DEVICE` environment variable (any
-/// ALSA name, including `null` and `file:'/tmp/x.wav',wav`), then the user's settings, then
-/// ALSA's `default`. Several engines may exist at once, each with its own output.
+/// ALSA name, including `null` and `file:'/tmp/x.wav',wav`, or an evdev node), then the user's
+/// settings, then the best haptic actuator found (a vibration motor, the DualSense's audio
+/// haptics, a gamepad's rumble), else nothing (`null`: never the speakers unless configured).
+/// Several engines may exist at once, each with its own output.
 ///
 /// Threads: methods may be called from any thread (the class is not `Sendable`, as in Apple's
 /// SDK, so that subclasses need not be). ``start(completionHandler:)`` and
@@ -95,7 +97,7 @@ open class CHHapticEngine {
             return (engine, HapticOutputSelection(device: engine.configuration.device, profile: engine.configuration.profile))
         }
         let selection = HapticOutputSelection.current
-        return (HapticEngine(configuration: selection.configuration), selection)
+        return (selection.makeEngine(), selection)
     }
 
     /// Creates an engine; the audio session has no meaning on Linux (see ``AVAudioSession``):
@@ -134,12 +136,13 @@ open class CHHapticEngine {
 
     // MARK: Capabilities
 
-    /// What this machine can play: haptics when an output is configured (`HAPTICS_DEVICE` or
-    /// the user's settings) or ALSA has a sound card or hardware playback device; the
-    /// attributes describe the configured actuator profile.
+    /// What this machine can play: haptics exactly when the chosen output is a haptic
+    /// actuator (one found, or a configured device other than the sound system's `default`,
+    /// `pulse`: speakers are not one), audio when it plays sound; the attributes describe the
+    /// chosen output.
     open class func capabilitiesForHardware() -> any CHHapticDeviceCapability {
         let selection = HapticOutputSelection.current
-        return OutputCapability(selection: selection, supportsHaptics: selection.isOutputAvailable)
+        return OutputCapability(selection: selection, supportsHaptics: selection.isHapticActuator)
     }
 
     // MARK: Handlers and flags

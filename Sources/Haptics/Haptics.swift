@@ -1,5 +1,6 @@
 // The umbrella module apps import: the model, rendering, presets and playback.
 @_exported import HapticsCore
+@_exported import HapticsOutputs
 @_exported import HapticsPlayback
 @_exported import HapticsPresets
 @_exported import HapticsRender
@@ -8,13 +9,14 @@ import Synchronization
 
 /// One-line haptic feedback for apps: `try Haptics.play(.success)`.
 ///
-/// Plays on a shared engine for the output ``HapticOutputSelection/current`` names (the
-/// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0` or `null`, then the
-/// user's settings, then ALSA's `default`), started on first use and stopped by itself after
-/// 10 s without feedback. The user's settings
+/// Plays on a shared engine for the output ``HapticOutputSelection/current`` chooses (the
+/// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0`, `/dev/input/event5`
+/// or `null`, then the user's settings, then the best haptic actuator found: a vibration motor,
+/// the DualSense, a gamepad's rumble; never the speakers unless configured), started on first
+/// use and stopped by itself after 10 s without feedback. The user's settings
 /// (``HapticSettings``: master intensity, per-category scales, off switch) apply.
 public enum Haptics {
-    private static let shared = Mutex<HapticEngine?>(nil)
+    private static let shared = Mutex<(engine: HapticEngine, selection: HapticOutputSelection)?>(nil)
 
     /// Plays a feedback kind now. Returns at once; the feedback plays on the audio thread.
     /// A program that exits right after should use `try await Haptics.play(_:)` or
@@ -62,14 +64,21 @@ public enum Haptics {
         try engine().playAndWait(pattern)
     }
 
-    /// The shared engine, created and started on first use.
+    /// The shared engine, created and started on first use. Once it has stopped (10 s
+    /// without feedback, or its device went away) the output is chosen again, so a gamepad
+    /// or vibration motor connected since, or a changed setting, is used by the next feedback.
     public static func engine() throws -> HapticEngine {
-        try shared.withLock { engine throws(HapticError) -> HapticEngine in
-            if let engine { return engine }
-            let created = HapticEngine(configuration: HapticOutputSelection.current.configuration)
+        try shared.withLock { shared throws(HapticError) -> HapticEngine in
+            if let current = shared, current.engine.isRunning { return current.engine }
+            let selection = HapticOutputSelection.current
+            if let current = shared, selection == current.selection {
+                try current.engine.start()
+                return current.engine
+            }
+            let created = selection.makeEngine()
             created.isAutoShutdownEnabled = true
             try created.start()
-            engine = created
+            shared = (created, selection)
             return created
         }
     }

@@ -33,7 +33,8 @@ extension HapticSettings {
     /// Reads the settings file and applies the environment's overrides.
     ///
     /// The file is `$HAPTICS_SETTINGS` when set, else `$XDG_CONFIG_HOME/haptics/settings.json`,
-    /// else `~/.config/haptics/settings.json`. A missing file at the usual place means defaults;
+    /// else `~/.config/haptics/settings.json`, else, when the user has none, the system-wide
+    /// `/etc/haptics/settings.json`. A missing file at the usual place means defaults;
     /// a missing file named by `HAPTICS_SETTINGS` is a problem. A malformed file is a problem
     /// and its settings are ignored as a whole (half-applied settings would surprise more
     /// than defaults do); the environment's overrides still apply, so `HAPTICS_DISABLED=1`
@@ -73,25 +74,37 @@ extension HapticSettings {
     /// noticeable part of `haptics play`'s start-up.
     @usableFromInline static var environmentVariables: [String: String] {
         var values: [String: String] = [:]
-        for name in [EnvironmentKey.settingsFile, EnvironmentKey.disabled, EnvironmentKey.intensity, "XDG_CONFIG_HOME", "HOME"] {
+        for name in [EnvironmentKey.settingsFile, EnvironmentKey.disabled, EnvironmentKey.intensity, "XDG_CONFIG_HOME", "HOME", systemRootVariable] {
             if let value = getenv(name) { values[name] = String(cString: value) }
         }
         return values
     }
 
-    /// Where the settings file is looked for, and whether the environment named it.
+    /// Where the settings file is looked for, and whether the environment named it: the
+    /// user's file, or the system-wide ``systemSettingsFile`` when the user has none (for
+    /// embedded installs: a phone image, a kiosk).
     static func settingsFile(environment: [String: String]) -> (path: String, isExplicit: Bool)? {
         if let path = environment[EnvironmentKey.settingsFile] {
             return path.isEmpty ? nil : (path, true)
         }
+        var user: String?
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return (config + "/haptics/settings.json", false)
+            user = config + "/haptics/settings.json"
+        } else if let home = environment["HOME"], !home.isEmpty {
+            user = home + "/.config/haptics/settings.json"
         }
-        if let home = environment["HOME"], !home.isEmpty {
-            return (home + "/.config/haptics/settings.json", false)
-        }
-        return nil
+        if let user, FileManager.default.fileExists(atPath: user) { return (user, false) }
+        let system = (environment[systemRootVariable] ?? "") + systemSettingsFile
+        if FileManager.default.fileExists(atPath: system) { return (system, false) }
+        return user.map { ($0, false) }
     }
+
+    /// The system-wide settings file, read when the user has none.
+    package static let systemSettingsFile = "/etc/haptics/settings.json"
+
+    /// The variable that puts a copy of a machine's files in place of `/` (tests): the
+    /// system-wide settings are then `$HAPTICS_SYSTEM_ROOT/etc/haptics/settings.json`.
+    package static let systemRootVariable = "HAPTICS_SYSTEM_ROOT"
 
     /// The largest settings file read; anything bigger is not a settings file.
     static let largestFile = JSONFile.defaultByteLimit

@@ -12,14 +12,21 @@ enum Completions {
         return presets.sorted() + files(matching: prefix, extensions: ["ahap", "json"])
     }
 
-    /// Built-in profile names, then `.json` profile files.
+    /// Built-in profile names, the profiles folders' names, then `.json` profile files.
     static let profile = ArgumentSpec.Completion.custom { prefix in
-        ActuatorProfile.builtIn.map(\.name).filter { $0.hasPrefix(prefix) } + files(matching: prefix, extensions: ["json"])
+        var names = ActuatorProfile.builtIn.map(\.name)
+        for folder in ProfileLookup.folders(environment: PlayOutput.environment) {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            names += files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted().filter { !names.contains($0) }
+        }
+        return names.filter { $0.hasPrefix(prefix) } + files(matching: prefix, extensions: ["json"])
     }
 
-    /// ALSA playback devices, as `haptics devices` lists them.
+    /// The haptic outputs found (best first), then ALSA playback devices, as `haptics devices`
+    /// lists them.
     static let device = ArgumentSpec.Completion.custom { prefix in
-        var names = ALSADevices.playbackDevices().map(\.name)
+        var names = HapticOutputDiscovery.current.outputs().map(\.device)
+        names += ALSADevices.playbackDevices().map(\.name).filter { !names.contains($0) }
         for name in ["default", "null"] where !names.contains(name) { names.append(name) }
         return names.filter { $0.hasPrefix(prefix) }
     }

@@ -5,8 +5,15 @@ struct DevicesCommand: Command {
     static let name = "devices"
     static let spec = CommandSpec(
         name: name,
-        abstract: "List the audio outputs and rumble devices haptics can play to.",
+        abstract: "List every haptic output, the one used by default, and why any cannot be used.",
         discussion: """
+            Haptic outputs come first, best first: phone vibration motors, the DualSense's audio \
+            haptics (its sound card, with the dualsense profile), gamepad rumble, haptic touchpads, \
+            other force-feedback devices, then speakers (heard, not felt). The one marked * is \
+            what `haptics play`, `Haptics.play` and `CHHapticEngine()` use when no device is named \
+            (HAPTICS_DEVICE, then the settings file's device, then the best one found); each one \
+            that cannot be used says why and how to fix it. `haptics doctor` explains more.
+
             Audio outputs are ALSA playback devices: pass a name to `haptics play --device`. \
             `pulse` plays on the PulseAudio (or PipeWire) server through libpulse when it is \
             installed, through ALSA's plugin otherwise (its figures here are the plugin's). \
@@ -21,7 +28,11 @@ struct DevicesCommand: Command {
               haptics devices --json | jq -r '.audio[].name'
             """,
         arguments: [
-            .flag("json", help: "Print a JSON object {\"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}.")
+            .flag(
+                "json",
+                help:
+                    "Print a JSON object {\"outputs\": [...], \"default\": {...}, \"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}."
+            )
         ]
     )
 
@@ -32,7 +43,10 @@ struct DevicesCommand: Command {
     }
 
     func run() throws {
+        let selection = HapticOutputSelection.resolve(environment: PlayOutput.environment)
         let report = DevicesReport(
+            outputs: selection.outputs(),
+            default: DefaultOutput(selection),
             audio: ALSADevices.playbackDevices(),
             soundCards: ALSADevices.soundCards(),
             rumble: RumbleDevices.list()
@@ -45,6 +59,10 @@ struct DevicesCommand: Command {
 struct DevicesReport: Encodable {
     /// The toolkit's version, for scripts that keep the output.
     var hapticsVersion = HapticsVersion.current
+    /// Every haptic output discovery finds, best first.
+    var outputs: [HapticOutput]
+    /// What engines use when no device is named.
+    var `default`: DefaultOutput
     var audio: [ALSADevice]
     var soundCards: [ALSASoundCard]
     var rumble: [RumbleDeviceInfo]
@@ -56,7 +74,19 @@ struct DevicesReport: Encodable {
     }
 
     func text() -> String {
-        var lines = ["Audio outputs (ALSA; pass a name to --device):"]
+        var lines = ["Haptic outputs (best first; * is the default; pass a device to --device):"]
+        for output in outputs {
+            let mark = output.device == `default`.device ? "*" : " "
+            let details = ([output.kind.label] + output.capabilities + ["~\(Int(output.latencyMilliseconds)) ms"]).joined(separator: ", ")
+            lines.append(" \(mark) \(output.device)  \(output.name.isEmpty ? "(unnamed)" : output.name)  (\(details))")
+            if let problem = output.problem { lines.append("      cannot be used: \(problem)") }
+        }
+        if outputs.isEmpty { lines.append("  none found (no vibration motor, DualSense, gamepad or sound card)") }
+        if !outputs.contains(where: { $0.device == `default`.device }) {
+            lines.append(" * \(`default`.device)  (\(`default`.reason))")
+        }
+        lines.append("")
+        lines.append("Audio outputs (ALSA; pass a name to --device):")
         let width = min(40, audio.map(\.name.count).max() ?? 0)
         for device in audio {
             let name = device.name.padded(to: max(width, device.name.count))
@@ -108,5 +138,33 @@ struct DevicesReport: Encodable {
         let description = device.description.isEmpty ? "" : device.description
         guard !details.isEmpty else { return description }
         return "\(description) (\(details.joined(separator: ", ")))"
+    }
+}
+
+/// The output engines use when no device is named, for `haptics devices`.
+struct DefaultOutput: Encodable {
+    var device: String
+    /// `environment`, `settings`, `discovered` or `systemDefault`.
+    var source: String
+    /// What `CHHapticDeviceCapability.supportsHaptics` reports.
+    var supportsHaptics: Bool
+    var supportsAudio: Bool
+    var profile: String
+    /// Why it is the default, in words.
+    var reason: String
+
+    init(_ selection: HapticOutputSelection) {
+        device = selection.device
+        source = selection.source.rawValue
+        supportsHaptics = selection.isHapticActuator
+        supportsAudio = selection.supportsAudio
+        profile = selection.profile.name
+        reason =
+            switch selection.source {
+            case .environment: "named by \(HapticOutputSelection.deviceVariable)"
+            case .settings: "named by the settings file"
+            case .discovered: "the best haptic actuator found"
+            case .systemDefault: "no haptic actuator: the library plays nothing, `haptics play` plays on the speakers"
+            }
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Haptics
 
 /// `--profile` and `--gain`, shared by render and play.
@@ -15,15 +16,19 @@ struct ProfileOptions {
 
     var profile: String
     var gain: Double
+    /// Whether `--profile` was given (`play` otherwise takes the settings' profile, as the
+    /// library does).
+    var isProfileGiven: Bool
 
     init(_ arguments: ParsedArguments) throws {
         profile = arguments.string("profile") ?? "wideband"
+        isProfileGiven = arguments.string("profile") != nil
         gain = try arguments.value("gain") ?? 1
     }
 
     func resolve() throws -> ActuatorProfile {
         guard gain.isFinite, (0...4).contains(gain) else { throw CLIError(message: "--gain must be between 0 and 4", code: .validationFailure) }
-        do { return try ActuatorProfile.resolve(profile) } catch {
+        do { return try ProfileLookup.resolve(profile, environment: PlayOutput.environment) } catch {
             throw CLIError.invalidInput(error)
         }
     }
@@ -48,5 +53,71 @@ func reportSoundFileProblems(_ problems: [SoundFileError], of loaded: LoadedPatt
     for problem in problems {
         if problem.reason == .missing && loaded.isFile { continue }
         writeStandardError("\(loaded.name): warning: \(problem.description); its audio events are silent")
+    }
+}
+
+/// Where `haptics play` plays: the library's choice (``HapticOutputSelection``: `--device`,
+/// then `HAPTICS_DEVICE`, then the settings' `device` and `profile`, then the best haptic
+/// actuator found), or `--rumble`; with no actuator, the speakers, so that a person hears it.
+struct PlayOutput {
+    /// The engine, not started.
+    var engine: HapticEngine
+    /// The profile audio outputs play with (and a render instead uses).
+    var profile: ActuatorProfile
+    /// Force feedback (rumble motors, a vibration motor) rather than audio.
+    var isForceFeedback: Bool
+    /// The device the user or the settings named, or discovery found: failing to open it exits
+    /// 69. Nil for the speakers fallback, which renders to a file instead.
+    var chosenDevice: String?
+    /// Said once the pattern plays (the speakers fallback).
+    var note: String?
+    /// A haptic touchpad, which plays a stored click per onset and nothing continuous.
+    var isTouchpad = false
+
+    /// The variables the choice reads, looked up one by one (copying the whole environment is
+    /// a noticeable part of start-up).
+    static var environment: [String: String] {
+        var values: [String: String] = [:]
+        let names = [
+            HapticOutputSelection.deviceVariable, "HAPTICS_SETTINGS", "HAPTICS_DISABLED", "HAPTICS_INTENSITY", "XDG_CONFIG_HOME", "HOME",
+            HapticSettings.systemRootVariable,
+        ]
+        for name in names {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
+    static func choose(
+        device: String?, rumble: String?, profileOptions: ProfileOptions, latency: Duration, hapticsOnly: Bool
+    ) throws -> PlayOutput {
+        let given = try profileOptions.resolve()
+        if let rumble {
+            if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
+            let name: String? = rumble == OptionalValues.automatic ? nil : rumble
+            let engine = HapticEngine(rumble: { try RumbleDevices.open(name, gain: 1) }, gain: profileOptions.gain)
+            return PlayOutput(engine: engine, profile: given, isForceFeedback: true, chosenDevice: name ?? "rumble")
+        }
+        var selection: HapticOutputSelection
+        var note: String?
+        if let device {
+            selection = HapticOutputSelection(device: device, profile: given)
+        } else {
+            // Settings-file problems are reported where presets read the settings; the
+            // profile's own here.
+            let environment = environment
+            selection = HapticOutputSelection.resolve(environment: environment, settings: HapticSettings.load(environment: environment).settings)
+            for problem in selection.problems { writeStandardError("haptics: warning: \(problem)") }
+            if profileOptions.isProfileGiven { selection.profile = given }
+            if selection.source == .systemDefault {
+                selection.device = "default"
+                note = "haptics: no haptic actuator found, so playing on the speakers (default) for you to hear it; `haptics devices` lists outputs"
+            }
+        }
+        let engine = selection.makeEngine(latency: latency, gain: profileOptions.gain)
+        if !selection.isForceFeedback { engine.playsHapticsOnly = hapticsOnly }
+        return PlayOutput(
+            engine: engine, profile: selection.profile, isForceFeedback: selection.isForceFeedback,
+            chosenDevice: note == nil ? selection.device : nil, note: note, isTouchpad: selection.output?.kind == .hapticTouchpad)
     }
 }

@@ -19,10 +19,15 @@ struct PlayCommand: Command {
             the sound server has frozen or gone away. A signal the shell set to be ignored (a \
             background job's Ctrl-C) stays ignored.
 
-            Without --device, when the machine has no audio output (no sound card, no sound \
+            Without --device, play uses the output the library would: HAPTICS_DEVICE, then the \
+            settings file's device and profile, then the best haptic actuator found (a phone's \
+            vibration motor, the DualSense's audio haptics, a gamepad's rumble: see `haptics \
+            devices`). With none, it plays on the speakers (default) so you hear the pattern, and \
+            says so in one line; when there is no audio output either (no sound card, no sound \
             server), the pattern is rendered to a WAV file instead, in the user's cache folder \
             ($XDG_CACHE_HOME/haptics or ~/.cache/haptics), and the command says where it went \
-            and why, exiting 0. A --device that is missing or busy exits with 69.
+            and why, exiting 0. A device that was named or found but is missing or busy exits \
+            with 69.
 
             Audio events (AudioContinuous tones, AudioCustom sound files, read relative to the \
             AHAP file's folder) play too, as in Core Haptics: on the profile's silent channels \
@@ -52,7 +57,7 @@ struct PlayCommand: Command {
             .option(
                 "device", valueName: "name",
                 help:
-                    "Playback device (see `haptics devices`): an ALSA name (default, hw:…, plughw:…, null, file:'out.wav',wav), or pulse for the PulseAudio/PipeWire server through libpulse.",
+                    "Playback device (see `haptics devices`): an ALSA name (default, hw:…, plughw:…, null, file:'out.wav',wav), pulse for the PulseAudio/PipeWire server through libpulse, or an evdev node (/dev/input/eventN) for force feedback.",
                 completion: Completions.device),
             .option(
                 "latency", choices: OutputLatency.self, valueName: "standard|low",
@@ -159,29 +164,23 @@ struct PlayCommand: Command {
     /// Plays the pattern until it completes or `done` is signalled (a signal, a change).
     private func playOnce(until done: DispatchSemaphore, interruption: SignalWatcher) throws {
         let loaded = try preloaded ?? input.load()
-        let profile = try profileOptions.resolve()
+        let output = try PlayOutput.choose(
+            device: device, rumble: rumble, profileOptions: profileOptions, latency: bufferLength, hapticsOnly: hapticsOnly)
+        let profile = output.profile
         reportWarnings(
             loaded,
-            audioLeftOut: rumble != nil
+            audioLeftOut: output.isForceFeedback
                 ? "(rumble motors play haptic events only)"
                 : hapticsOnly ? "(--haptics-only)" : nil)
+        if output.isTouchpad, case let continuous = loaded.pattern.counts.continuous, continuous > 0 {
+            writeStandardError(
+                "\(loaded.name): note: \(continuous) continuous event\(continuous == 1 ? " is" : "s are") not representable on a haptic touchpad: each plays one click at its start"
+            )
+        }
         // The player is made (its pattern compiled) before the device opens, which its start
         // does (below): whatever the audio thread queues before the player's start is heard
         // first (a 20 ms buffer's worth of silence when compiling came in between).
-        let engine: HapticEngine
-        if let rumble {
-            if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
-            let name: String? = rumble == OptionalValues.automatic ? nil : rumble
-            engine = HapticEngine(
-                rumble: { try RumbleDevices.open(name, gain: 1) },
-                gain: profileOptions.gain)
-        } else {
-            let configuration = HapticEngine.Configuration(
-                device: device ?? "default", profile: profile,
-                latency: bufferLength, gain: profileOptions.gain)
-            engine = HapticEngine(configuration: configuration)
-            engine.playsHapticsOnly = hapticsOnly
-        }
+        let engine = output.engine
         let player: HapticAdvancedPatternPlayer
         do {
             player = try engine.makeAdvancedPlayer(with: loaded.pattern)
@@ -206,8 +205,8 @@ struct PlayCommand: Command {
         } catch {
             switch error {
             case .output, .rumble:
-                if rumble != nil { throw CLIError.deviceUnavailable(error.description) }
-                if let device { throw CLIError.deviceUnavailable(error.description + Self.deviceSuggestion(for: device)) }
+                if output.isForceFeedback { throw CLIError.deviceUnavailable(error.description) }
+                if output.chosenDevice != nil { throw CLIError.deviceUnavailable(error.description) }
                 try renderInstead(loaded, profile: profile, because: error)
                 return
             default:
@@ -215,9 +214,10 @@ struct PlayCommand: Command {
                 throw CLIError.invalidInput("\(loaded.name): \(error)")
             }
         }
+        if let note = output.note { writeStandardError(note) }
         done.wait()
         let clipped = engine.clippedSamples
-        let played = Int(engine.currentTime * Double(rumble == nil ? profile.sampleRate : 1000))
+        let played = Int(engine.currentTime * Double(output.isForceFeedback ? 1000 : profile.sampleRate))
         engine.stop()
         if let warning = clippingWarning(clippedSamples: clipped, of: played) { writeStandardError(warning) }
         if let signal = interruption.signal {
@@ -228,17 +228,6 @@ struct PlayCommand: Command {
         if let error = engine.outputError {
             throw CLIError.deviceUnavailable(error.description)
         }
-    }
-
-    /// "; did you mean 'null'?" for a device name near one ALSA lists; empty otherwise.
-    static func deviceSuggestion(for device: String) -> String {
-        // A name the tool knows needs no list: listing loads every ALSA plugin, and those of
-        // the pulse package each wait 30 s on a frozen sound server.
-        let known = ["default", "null", "pulse"]
-        guard !known.contains(device) else { return "" }
-        let names = ALSADevices.playbackDevices().map(\.name) + known
-        guard !names.contains(device), let near = NameSuggestion.best(for: device, among: names) else { return "" }
-        return "; did you mean '\(near)'?"
     }
 
     /// Ends the process `deadline` after a signal if the orderly stop has not: a frozen or

@@ -175,17 +175,21 @@ struct PortingTests {
         }
     }
 
-    @Test("the output is chosen from HAPTICS_DEVICE, then the settings, then ALSA's default, with the settings' profile")
+    @Test("the output is chosen from HAPTICS_DEVICE, then the settings, then an actuator found, else null, with the settings' profile")
     func outputSelection() {
+        let nothing = HapticOutputDiscovery(
+            roots: .init(inputDirectory: "/nonexistent/input", sysfsInputDirectory: "/nonexistent/sys", soundCardDirectory: "/nonexistent/asound")
+        ) { path throws(ForceFeedbackDeviceError) in try LinuxForceFeedbackDevice(path: path) }
         let settings = HapticSettings(device: "plughw:CARD=Device,DEV=0", profile: "lra")
         let fromEnvironment = HapticOutputSelection.resolve(environment: ["HAPTICS_DEVICE": "null"], settings: settings)
         #expect(fromEnvironment.device == "null" && fromEnvironment.source == .environment && fromEnvironment.profile == .lra)
         let fromSettings = HapticOutputSelection.resolve(environment: [:], settings: settings)
         #expect(fromSettings.device == "plughw:CARD=Device,DEV=0" && fromSettings.source == .settings)
-        let fallback = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings())
-        #expect(fallback.device == "default" && fallback.source == .systemDefault && fallback.profile == .wideband)
+        let fallback = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(), discovery: nothing)
+        #expect(fallback.device == "null" && fallback.source == .systemDefault && fallback.profile == .wideband)
+        #expect(!fallback.isHapticActuator && fromSettings.isHapticActuator && fromEnvironment.isHapticActuator)
         #expect(!fallback.isConfigured && fromSettings.isConfigured)
-        let badProfile = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(profile: "nonesuch"))
+        let badProfile = HapticOutputSelection.resolve(environment: [:], settings: HapticSettings(profile: "nonesuch"), discovery: nothing)
         #expect(badProfile.profile == .wideband && badProfile.problems.count == 1)
         let file = HapticOutputSelection.resolve(environment: ["HAPTICS_DEVICE": "file:'/tmp/x.wav',wav"], settings: HapticSettings())
         #expect(file.isOutputAvailable, "a configured output counts as available without asking ALSA")

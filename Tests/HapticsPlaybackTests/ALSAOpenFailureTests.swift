@@ -38,4 +38,29 @@ struct ALSAOpenFailureTests {
         }
         #expect(ALSAOpenFailure.cause(device: "hw:1", environment: stale).hasPrefix("no sound card: only software devices are available"))
     }
+
+    @Test("a sound server that answers is asked of libpulse, also at PULSE_RUNTIME_PATH, and is never called missing")
+    func runningServerIsFound() async throws {
+        try await PulseAudioServer.withServer { server in
+            var atRuntimePath = server.environment
+            atRuntimePath["PULSE_SERVER"] = nil
+            #expect(ALSAOpenFailure.serverAnswer(environment: atRuntimePath)?.answers == true)
+            #expect(ALSAOpenFailure.serverAnswer(environment: server.environment)?.answers == true)
+            #expect(ALSAOpenFailure.serverAnswer(environment: nil)?.answers == true, "libpulse looks at this process's PULSE_SERVER")
+            for device in ["default", "pulse", "hw:0", "plughw:CARD=PCH,DEV=0"] {
+                let cause = ALSAOpenFailure.cause(device: device, environment: atRuntimePath)
+                #expect(!cause.contains("no sound server") && !cause.contains("does not answer"), "\(device): \(cause)")
+            }
+        }
+    }
+
+    @Test("a misspelt name gets its did-you-mean first, a card name the card's cause, never the server's")
+    func typosAndCardNames() {
+        #expect(ALSAOpenFailure.suggestion(for: "nul") == "null")
+        #expect(ALSAOpenFailure.suggestion(for: "plughw:0") == nil && ALSAOpenFailure.suggestion(for: "null") == nil)
+        #expect(ALSAOpenFailure.describe(device: "nul", code: -ENOENT).hasPrefix("did you mean 'null'? "))
+        let card = ALSAOpenFailure.cause(device: "plughw:CARD=NoSuchCard,DEV=0")
+        #expect(card.hasPrefix("no sound card") || card.hasPrefix("is the card connected"), "\(card)")
+        #expect(!card.contains("sound server"))
+    }
 }

@@ -12,6 +12,7 @@ struct PublicAPITests {
     static let modules = [
         "HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback",
         "HapticsFormats", "Haptics", "CoreHaptics",
+        "HapticsOutputs",
     ]
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

@@ -5,13 +5,16 @@ import Testing
 /// `haptics devices`: what a user reads to pick `--device` or `--rumble`, and the JSON scripts use.
 @Suite("haptics devices")
 struct DevicesCommandTests {
-    @Test("devices --json is an object of three arrays, audio, soundCards and rumble, and lists the null device")
+    @Test("devices --json is an object of the haptic outputs, the default, audio, soundCards and rumble, and lists the null device")
     func json() async throws {
         let result = try await HapticsProcess.run(["devices", "--json"], timeout: .seconds(30))
         #expect(result.status == 0)
         #expect(result.errorOutput.isEmpty, "alsa-lib's messages must not reach the terminal")
         let object = try #require(try jsonObject(result.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["hapticsVersion", "audio", "soundCards", "rumble"])
+        #expect(Set(object.keys) == ["hapticsVersion", "outputs", "default", "audio", "soundCards", "rumble"])
+        #expect(object["outputs"] is [Any])
+        let chosen = try #require(object["default"] as? [String: Any])
+        #expect(chosen["device"] is String && chosen["supportsHaptics"] is Bool && chosen["source"] is String)
         let audio = try #require(object["audio"] as? [[String: Any]])
         #expect(object["soundCards"] is [Any])
         #expect(object["rumble"] is [Any])
@@ -31,7 +34,8 @@ struct DevicesCommandTests {
         let json = try await HapticsProcess.run(["devices", "--json"], environment: environment, timeout: .seconds(30))
         #expect(text.status == 0)
         #expect(text.errorOutput.isEmpty)
-        #expect(text.outputLines.first == "Audio outputs (ALSA; pass a name to --device):")
+        #expect(text.outputLines.first == "Haptic outputs (best first; * is the default; pass a device to --device):")
+        #expect(text.outputLines.contains("Audio outputs (ALSA; pass a name to --device):"))
         #expect(text.outputLines.contains("Rumble devices (force feedback; pass a path to play --rumble):"))
         let object = try #require(try jsonObject(json.stdout) as? [String: Any])
         let names = (object["audio"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }

@@ -48,12 +48,13 @@ struct UsageErrorTests {
         #expect(result.errorLines == [line])
     }
 
-    @Test("a misspelt device name gets the nearest device ALSA knows")
+    @Test("a misspelt device name gets the nearest device ALSA knows, first")
     func deviceSuggestion() async throws {
         let result = try await HapticsProcess.run(["play", "success", "--device", "nul"], timeout: .seconds(30))
         #expect(result.status == 69)
         #expect(result.errorLines.count == 1)
-        #expect(result.errorLines.first?.hasSuffix("; did you mean 'null'?") == true, "\(result.errorLines)")
+        #expect(result.errorLines.first?.hasPrefix("haptics: audio device 'nul': did you mean 'null'? ") == true, "\(result.errorLines)")
+        #expect(result.errorLines.first?.contains("sound server") == false, "a typo is not blamed on the sound server: \(result.errorLines)")
     }
 
     @Test(

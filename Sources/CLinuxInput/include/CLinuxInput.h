@@ -84,4 +84,43 @@ static inline struct input_event haptics_make_event(unsigned short type, unsigne
 static inline int haptics_event_size(void) { return (int)sizeof(struct input_event); }
 static inline int haptics_ff_effect_size(void) { return (int)sizeof(struct ff_effect); }
 
+// MARK: Virtual devices (uinput), for tests where /dev/uinput exists
+
+#include <fcntl.h>
+#include <linux/uinput.h>
+#include <stdio.h>
+
+/// Creates a virtual force-feedback input device named `name` with the `FF_*` codes given,
+/// holding `effects` effects: returns the uinput descriptor (keep it open while the device is
+/// to exist) and writes its sysfs name ("input42") into `sysname`; -errno on failure.
+static inline int haptics_uinput_create(const char *name, const int *codes, int count, int effects, char *sysname,
+                                        unsigned int sysname_length) {
+    int fd = open("/dev/uinput", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    int failed = ioctl(fd, UI_SET_EVBIT, EV_FF) < 0;
+    for (int i = 0; i < count && !failed; i++) failed = ioctl(fd, UI_SET_FFBIT, codes[i]) < 0;
+    struct uinput_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.id.bustype = BUS_VIRTUAL;
+    setup.id.vendor = 0x1209;
+    setup.id.product = 0x0001;
+    snprintf(setup.name, sizeof setup.name, "%s", name);
+    setup.ff_effects_max = (unsigned)effects;
+    if (!failed) failed = ioctl(fd, UI_DEV_SETUP, &setup) < 0;
+    if (!failed) failed = ioctl(fd, UI_DEV_CREATE) < 0;
+    if (!failed) failed = ioctl(fd, UI_GET_SYSNAME(sysname_length), sysname) < 0;
+    if (failed) {
+        int code = errno;
+        close(fd);
+        return -code;
+    }
+    return fd;
+}
+
+/// Removes a device made by `haptics_uinput_create` and closes its descriptor.
+static inline void haptics_uinput_destroy(int fd) {
+    ioctl(fd, UI_DEV_DESTROY);
+    close(fd);
+}
+
 #endif

@@ -13,6 +13,12 @@ typedef struct haptics_pulse_stream haptics_pulse_stream;
 /// Whether libpulse could be loaded: 1 or 0.
 int haptics_pulse_available(void);
 
+/// Whether a sound server answers at `server` (NULL: where libpulse looks, `$PULSE_SERVER`,
+/// `$PULSE_RUNTIME_PATH`, the user's runtime folder; never started): 1, 0 with the reason in
+/// `message` (which the caller empties first), -1 when libpulse is missing. Waits at most
+/// `timeout_ms`.
+int haptics_pulse_server_answers(const char *server, unsigned timeout_ms, char *message, size_t message_size);
+
 /// Connects to the server (`$PULSE_SERVER`, else the user's default) and opens a playback
 /// stream on its default sink with a buffer of about `buffer_frames`, refilled `period_frames`
 /// at a time; playback starts once a period is queued. Waits for the server at most

@@ -148,6 +148,25 @@ public enum ALSADevices {
         return devices
     }
 
+    /// The names of every playback PCM alsa-lib's configuration defines (its name hints),
+    /// without opening any: the plugins that are installed (`pulse`, `jack`, `null`, rate
+    /// converters) and each card's devices.
+    package static func hintNames() -> [String] {
+        ALSADiagnostics.begin()
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
+        defer { snd_device_name_free_hint(hints) }
+        var names: [String] = []
+        var index = 0
+        while let hint = hints[index] {
+            index += 1
+            guard let name = hintValue(hint, "NAME"), !names.contains(name) else { continue }
+            if let direction = hintValue(hint, "IOID"), direction != "Output" { continue }
+            names.append(name)
+        }
+        return names
+    }
+
     /// The sound cards present; empty on a machine without one.
     public static func soundCards() -> [ALSASoundCard] {
         ALSADiagnostics.begin()

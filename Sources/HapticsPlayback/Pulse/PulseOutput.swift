@@ -16,6 +16,23 @@ import Synchronization
 package final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// The device name this output answers to.
     package static let deviceName = "pulse"
+    /// Whether a sound server answers, asked of libpulse: at `server` (a libpulse address such
+    /// as `unix:/run/user/1000/pulse/native`), or where libpulse itself looks when nil
+    /// (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`, the user's runtime folder). Nil when libpulse is
+    /// not installed; otherwise whether it answered within `timeoutMilliseconds`, and why not.
+    package static func serverAnswers(at server: String? = nil, timeoutMilliseconds: UInt32 = 500) -> (answers: Bool, reason: String)? {
+        var message = [CChar](repeating: 0, count: 256)
+        let result = message.withUnsafeMutableBufferPointer { buffer in
+            if let server {
+                return server.withCString { haptics_pulse_server_answers($0, timeoutMilliseconds, buffer.baseAddress, buffer.count) }
+            }
+            return haptics_pulse_server_answers(nil, timeoutMilliseconds, buffer.baseAddress, buffer.count)
+        }
+        guard result >= 0 else { return nil }
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (result == 1, reason)
+    }
+
     /// How long opening waits for the server: a frozen one never answers.
     static let openTimeoutMilliseconds: UInt32 = 3000
 

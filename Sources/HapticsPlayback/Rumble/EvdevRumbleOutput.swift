@@ -54,7 +54,9 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
     ///   read back; ``stop()`` puts it back to full scale), else by scaling the levels.
     ///   Out-of-range values are clamped, NaN counts as 0. Apply a user's gain either here or
     ///   in the level mapping, not both.
-    package init(device: some ForceFeedbackDevice, gain: Double = 1) throws(RumbleOutputError) {
+    /// - Parameter sharpnessAsPeriod: on a device with `FF_PERIODIC`, play
+    ///   ``RumbleEffectKind/periodicSharpness(waveform:)`` (vibration motors) rather than rumble.
+    package init(device: some ForceFeedbackDevice, gain: Double = 1, sharpnessAsPeriod: Bool = false) throws(RumbleOutputError) {
         let path = device.path
         let capabilities: ForceFeedbackCapabilities
         do {
@@ -63,7 +65,8 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
             device.close()
             throw .unavailable(path, error)
         }
-        guard let kind = RumbleEffectKind(capabilities: capabilities) else {
+        let periodic = sharpnessAsPeriod && capabilities.supportsPeriodic ? capabilities.periodicWaveform : nil
+        guard let kind = periodic.map(RumbleEffectKind.periodicSharpness) ?? RumbleEffectKind(capabilities: capabilities) else {
             device.close()
             let reason =
                 capabilities.hasForceFeedback

@@ -82,7 +82,7 @@ public enum RumbleDevices {
     }
 
     /// N for a node called `eventN`.
-    static func eventNumber(_ name: String) -> Int? {
+    package static func eventNumber(_ name: String) -> Int? {
         guard name.hasPrefix("event") else { return nil }
         let digits = name.dropFirst("event".count)
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

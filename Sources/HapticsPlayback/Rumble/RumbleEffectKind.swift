@@ -21,9 +21,17 @@ package enum RumbleEffectKind: Sendable, Hashable {
     case rumble
     /// `FF_PERIODIC` with this waveform (`FF_SINE`, …), magnitude from the stronger motor.
     case periodic(waveform: UInt16)
+    /// `FF_PERIODIC` for a vibration motor that has it: the magnitude is the event's amplitude
+    /// (both motors' levels added) and the sharpness, the light motor's share of it, sets the
+    /// period, from ``dullPeriod`` (sharpness 0) to ``sharpPeriod`` (sharpness 1): a crisp
+    /// buzz for sharp events, a slow throb for dull ones, which rumble steps cannot tell apart.
+    case periodicSharpness(waveform: UInt16)
 
     /// The period of the periodic emulation, in ms.
     package static let periodicPeriod: UInt16 = 50
+    /// ``periodicSharpness(waveform:)``'s periods for sharpness 0 and 1, in ms.
+    package static let dullPeriod: UInt32 = 40
+    package static let sharpPeriod: UInt32 = 8
 
     /// The kind to use on a device with `capabilities`; nil when it has neither.
     package init?(capabilities: ForceFeedbackCapabilities) {
@@ -49,6 +57,10 @@ package enum RumbleEffectKind: Sendable, Hashable {
             effect.type = UInt16(FF_PERIODIC)
             effect.u.periodic.waveform = waveform
             effect.u.periodic.period = Self.periodicPeriod
+        case .periodicSharpness(let waveform):
+            effect.type = UInt16(FF_PERIODIC)
+            effect.u.periodic.waveform = waveform
+            effect.u.periodic.period = UInt16(Self.dullPeriod)
         }
         setLevels(strong: strong, weak: weak, in: &effect)
         return effect
@@ -62,6 +74,13 @@ package enum RumbleEffectKind: Sendable, Hashable {
             effect.u.rumble.weak_magnitude = weak
         case .periodic:
             effect.u.periodic.magnitude = Int16(max(strong, weak) >> 1)
+        case .periodicSharpness:
+            let total = UInt32(strong) + UInt32(weak)
+            effect.u.periodic.magnitude = Int16(min(total, 0xFFFF) >> 1)
+            if total > 0 {
+                let span = Self.dullPeriod - Self.sharpPeriod
+                effect.u.periodic.period = UInt16(Self.dullPeriod - (span * UInt32(weak) + total / 2) / total)
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ public enum RumbleOutputError: Error, Sendable, Hashable, CustomStringConvertibl
 
 extension RumbleOutputError {
     /// The error for a failure while opening or preparing `device`.
-    static func unavailable(_ device: String, _ error: ForceFeedbackDeviceError) -> RumbleOutputError {
+    package static func unavailable(_ device: String, _ error: ForceFeedbackDeviceError) -> RumbleOutputError {
         .deviceUnavailable(device: device, reason: openingReason(error))
     }
 
