@@ -227,6 +227,8 @@ public enum FeedbackdTheme {
     public static let byteLimit = 1 << 20
     /// The longest pattern step list, `durations` or `magnitudes` of one `VibraPattern`.
     public static let maxSteps = 10_000
+    /// The most rumbles one `VibraRumble` may have.
+    public static let maxRumbles = 1000
     /// The longest time any feedback value may name: one hour, in ms.
     public static let maxMilliseconds = 3_600_000
     /// The largest magnitude on the integer scale of the 0.0.x themes (`0x7FFF`).
@@ -312,7 +314,7 @@ public enum FeedbackdTheme {
         let kind: Kind
         switch type {
         case "VibraRumble":
-            let count = try object["count"]?.integer(in: 0...maxSteps) ?? 1
+            let count = try object["count"]?.integer(in: 0...maxRumbles) ?? 1
             kind = .vibraRumble(
                 duration: try milliseconds("duration", default: 1000), count: count, pause: try milliseconds("pause", default: 0),
                 magnitude: try object["magnitude"].map(magnitude) ?? 0.5)
@@ -356,7 +358,7 @@ public enum FeedbackdTheme {
             case (nil, nil):
                 throw object.file.error(
                     .missingKey(key: "preset", meaning: "a Pattern names a preset (\"preset\": \"success\") or an AHAP file (\"file\": \"tick.ahap\")"),
-                    at: object.value.start, path: object.path)
+                    at: object.value.start, path: object.path.isEmpty ? "preset" : object.path + ".preset")
             }
         }
         return Feedback(eventName: eventName, kind: kind)

@@ -28,6 +28,9 @@ package struct FeedbackTheme: Sendable {
 
     /// The longest `parent-name` chain (feedbackd's `MAX_THEME_DEPTH`).
     package static let maxDepth = 10
+    /// The most pattern events a theme's feedbacks may make together: a bound on the memory a
+    /// theme takes (feedbackd's own theme makes about 20).
+    package static let maxEvents = 100_000
     /// The name standing for the built-in theme in ``files``.
     package static let builtInFile = "built-in"
 
@@ -124,6 +127,7 @@ package struct FeedbackTheme: Sendable {
         var warnings: [String] = []
         var leds: [String] = []
         let sounds = SoundTheme(environment: environment)
+        var events = 0
         for (document, path) in chain.reversed() {
             let folder = path.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? ""
             for profile in document.profiles {
@@ -131,6 +135,11 @@ package struct FeedbackTheme: Sendable {
                     let made = try make(feedback, level: profile.level, themeFolder: folder, themeFile: path ?? builtInFile, sounds: sounds)
                     if let warning = made.warning { warnings.append(warning) }
                     if made.feedback.kind == .led { leds.append(feedback.eventName) }
+                    events += made.feedback.pattern?.events.count ?? 0
+                    guard events <= maxEvents else {
+                        throw FeedbackThemeError(
+                            "\(path ?? builtInFile): the theme's feedbacks make more than \(maxEvents) pattern events (\(feedback.eventName) in \(profile.level.name) reaches it)")
+                    }
                     sections[profile.level, default: [:]][feedback.eventName] = made.feedback
                 }
             }
