@@ -35,6 +35,21 @@ extension HapticSettings {
             self.maxHapticStrength = maxHapticStrength
         }
 
+        /// The settings file's `feedback` object (the file ``HapticSettings/load(environment:)``
+        /// reads), with the problem that made it unusable, if any: then the defaults apply.
+        public static func load(environment: [String: String] = HapticSettings.environmentVariables) -> (feedback: Feedback, problem: HapticSettingsError?) {
+            guard let file = HapticSettings.settingsFile(environment: environment) else { return (Feedback(), nil) }
+            do throws(JSONFileError) {
+                let json = try JSONFile(contentsOf: file.path, name: file.path, byteLimit: HapticSettings.largestFile)
+                let root = try json.rootObject(expected: #"a JSON object, like {"intensity": 0.8}"#)
+                guard let field = root["feedback"] else { return (Feedback(), nil) }
+                return (try read(field), nil)
+            } catch {
+                if error.problem == .noSuchFile, !file.isExplicit { return (Feedback(), nil) }
+                return (Feedback(), .file(error))
+            }
+        }
+
         /// The levels a profile may name.
         static let levels = ["full", "quiet", "silent"]
         /// The keys of the `feedback` object.

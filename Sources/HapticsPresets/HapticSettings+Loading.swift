@@ -128,7 +128,8 @@ extension HapticSettings {
     ///   "feedback": { "profile": "quiet", "max-haptic-strength": 0.8 } }
     /// ```
     ///
-    /// `feedback` holds the feedback service's settings (``HapticSettings/Feedback``).
+    /// `feedback` holds the feedback service's settings, checked here and read by
+    /// ``HapticSettings/Feedback/load(environment:)``.
     ///
     /// Every key is optional; unknown keys are errors, because a misspelt setting that silently
     /// does nothing is worse than a warning. Every error names `source`, the line and column,
@@ -163,7 +164,7 @@ extension HapticSettings {
             case "profile":
                 settings.profile = try field.string(maxLength: maxProfileLength)
             case "feedback":
-                settings.feedback = try Feedback.read(field)
+                _ = try Feedback.read(field)  // checked here; read by Feedback.load(environment:)
             default:
                 break  // refused by checkKeys
             }

@@ -21,9 +21,6 @@ public struct HapticSettings: Sendable, Hashable {
     /// The actuator profile engines use when the program names none: a built-in name
     /// (`wideband`, `lra`, `dualsense`, `shaker`) or a profile file. `nil`: `wideband`.
     public var profile: String?
-    /// The feedback service's levels, theme and limits, where feedbackd's GSettings schema is
-    /// not installed (the settings file's `feedback` object).
-    public var feedback = Feedback()
 
     /// Creates settings; out-of-range strengths are clamped when used.
     public init(

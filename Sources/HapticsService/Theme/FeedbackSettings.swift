@@ -94,11 +94,10 @@ package struct FeedbackSettings: Sendable {
             }
             return settings
         }
-        let loaded = HapticSettings.load(environment: environment)
+        let (feedback, problem) = HapticSettings.Feedback.load(environment: environment)
         var settings = FeedbackSettings()
         settings.environment = environment
-        settings.problems = loaded.problems.map(\.description)
-        let feedback = loaded.settings.feedback
+        settings.problems = problem.map { [$0.description] } ?? []
         if let profile = feedback.profile, let level = FeedbackLevel(name: profile) { settings.profile = level }
         if let theme = feedback.theme { settings.themeName = theme }
         for (app, name) in feedback.applications {
