@@ -302,7 +302,8 @@ public enum FeedbackdTheme {
         }
         try object.checkKeys(["event-name", "type"] + keys, noun: "\(type) key")
         // Magnitudes: 0…1, or the 0.0.x themes' 0…32767 when any of the feedback's is above 1.
-        let magnitudeFields = ["magnitude", "fade-in-level"].compactMap { object[$0] } + ((try? object["magnitudes"]?.array(count: 0...maxSteps, of: "")) ?? [])
+        let magnitudeFields =
+            ["magnitude", "fade-in-level"].compactMap { object[$0] } + ((try? object["magnitudes"]?.array(count: 0...maxSteps, of: "")) ?? [])
         let integerScale = magnitudeFields.contains { if case .number(let value) = $0.value.content { value > 1 } else { false } }
         func magnitude(_ field: JSONField) throws(JSONFileError) -> Double {
             let value = try field.number(in: 0...integerMagnitudeScale)
@@ -328,7 +329,9 @@ public enum FeedbackdTheme {
             var magnitudes: [Double] = []
             for item in try magnitudesField.array(count: 0...maxSteps, of: "magnitudes from 0 to 1") { magnitudes.append(try magnitude(item)) }
             var durations: [Int] = []
-            for item in try durationsField.array(count: 0...maxSteps, of: "durations in ms") { durations.append(try item.integer(in: 0...maxMilliseconds, unit: "ms")) }
+            for item in try durationsField.array(count: 0...maxSteps, of: "durations in ms") {
+                durations.append(try item.integer(in: 0...maxMilliseconds, unit: "ms"))
+            }
             guard magnitudes.count == durations.count else {
                 throw durationsField.error(
                     .inconsistent(key: "durations", message: "has \(durations.count) items but magnitudes has \(magnitudes.count); they pair up one to one"))

@@ -35,7 +35,8 @@ struct FeedbackdThemeTests {
             theme.feedback(for: "alarm-clock-elapsed", in: .quiet)?.kind
                 == .vibraPeriodic(duration: 10000, magnitude: 1, fadeInTime: 10000, fadeInLevel: 4096 / 32767))
         #expect(theme.feedback(for: "message-new-email", in: .quiet)?.kind == .vibraRumble(duration: 750, count: 3, pause: 100, magnitude: 0.5))
-        #expect(theme.feedback(for: "phone-incoming-call", in: .quiet)?.kind == .vibraPeriodic(duration: 10000, magnitude: 0.5, fadeInTime: 500, fadeInLevel: 0))
+        #expect(
+            theme.feedback(for: "phone-incoming-call", in: .quiet)?.kind == .vibraPeriodic(duration: 10000, magnitude: 0.5, fadeInTime: 500, fadeInLevel: 0))
         #expect(theme.feedback(for: "message-new-instant", in: .full)?.kind == .sound(effect: "message-new-instant", mediaRole: nil))
         #expect(theme.feedback(for: "battery-caution", in: .silent)?.kind == .led(color: "red", frequency: 5000))
         #expect(theme.feedback(for: "message-new-instant", in: .quiet) == nil, "a section's feedbacks are its own")
@@ -70,7 +71,12 @@ struct FeedbackdThemeTests {
         let document = FeedbackdTheme.Document(
             name: "round-trip", parentName: "default",
             profiles: [
-                .init(level: .full, feedbacks: [.init(eventName: "a", kind: .sound(effect: "bell", mediaRole: "event")), .init(eventName: "b", kind: .sound(effect: "x", mediaRole: nil))]),
+                .init(
+                    level: .full,
+                    feedbacks: [
+                        .init(eventName: "a", kind: .sound(effect: "bell", mediaRole: "event")),
+                        .init(eventName: "b", kind: .sound(effect: "x", mediaRole: nil)),
+                    ]),
                 .init(
                     level: .quiet,
                     feedbacks: [
@@ -174,7 +180,9 @@ struct FeedbackdThemeTests {
         #expect(throws: JSONFileError.self) { try FeedbackdTheme.read(contentsOf: folder.path("huge.json")) }
     }
 
-    @Test("Debian's installed default theme reads, every feedback of it", .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json")))
+    @Test(
+        "Debian's installed default theme reads, every feedback of it",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json")))
     func installedDefaultTheme() throws {
         let theme = try FeedbackdTheme.read(contentsOf: "/usr/share/feedbackd/themes/default.json")
         #expect(theme.name == "default")

@@ -45,6 +45,9 @@ struct BuiltInThemeTests {
         let file = Self.packageRoot.appendingPathComponent(BuiltInTheme.sourcePath)
         let text = try String(contentsOf: file, encoding: .utf8)
         if ProcessInfo.processInfo.environment["HAPTICS_UPDATE_THEME"] == "1" {
+            // As the formatter lays it out: the text indented under the declaration.
+            let indented = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.isEmpty ? "" : "        " + $0 }.joined(separator: "\n")
             let swift = """
                 // Generated from Themes/default.json: edit that file, then
                 // `HAPTICS_UPDATE_THEME=1 swift test --skip-build --filter BuiltInTheme` rewrites this one.
@@ -52,12 +55,13 @@ struct BuiltInThemeTests {
                 extension BuiltInTheme {
                     /// The text of `Themes/default.json`.
                     static let json = #\"\"\"
-                \(text)
-                \"\"\"#
+                \(indented)
+                        \"\"\"#
                 }
 
                 """
-            try swift.write(to: Self.packageRoot.appendingPathComponent("Sources/HapticsService/Theme/BuiltInTheme+JSON.swift"), atomically: true, encoding: .utf8)
+            try swift.write(
+                to: Self.packageRoot.appendingPathComponent("Sources/HapticsService/Theme/BuiltInTheme+JSON.swift"), atomically: true, encoding: .utf8)
         }
         #expect(text == BuiltInTheme.json, "Themes/default.json changed: HAPTICS_UPDATE_THEME=1 swift test --skip-build --filter BuiltInTheme, then build")
         let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)

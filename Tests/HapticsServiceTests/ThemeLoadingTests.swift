@@ -88,9 +88,11 @@ struct ThemeLoadingTests {
         #expect(theme.name == "custom")
     }
 
-    @Test("the device tree's compatible strings choose a device theme, which chains to the installed default", arguments: [
-        "proc/device-tree/compatible", "sys/firmware/devicetree/base/compatible",
-    ])
+    @Test(
+        "the device tree's compatible strings choose a device theme, which chains to the installed default",
+        arguments: [
+            "proc/device-tree/compatible", "sys/firmware/devicetree/base/compatible",
+        ])
     func deviceTheme(compatiblePath: String) throws {
         let folders = try ThemeFolders()
         try folders.folder.write("root/\(compatiblePath)", Data("pine64,pinephone-1.2\0pine64,pinephone\0allwinner,sun50i-a64\0".utf8))
@@ -172,7 +174,8 @@ struct ThemeLoadingTests {
     @Test("a malformed theme file is refused in one located line")
     func malformedFile() throws {
         let folders = try ThemeFolders()
-        let file = try folders.system("default", #"{ "name": "default", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "a", "type": "Vibra" } ] } ] }"#)
+        let file = try folders.system(
+            "default", #"{ "name": "default", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "a", "type": "Vibra" } ] } ] }"#)
         #expect {
             try folders.load()
         } throws: { error in
@@ -208,11 +211,13 @@ struct ThemeLoadingTests {
     @Test("a Pattern file is read relative to the theme file's folder; a bad one is refused naming it")
     func patternFiles() throws {
         let folders = try ThemeFolders()
-        let ahap = #"{ "Pattern": [ { "Event": { "EventType": "HapticTransient", "Time": 0.01, "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.7 } ] } } ] }"#
+        let ahap =
+            #"{ "Pattern": [ { "Event": { "EventType": "HapticTransient", "Time": 0.01, "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.7 } ] } } ] }"#
         try folders.folder.write("data/feedbackd/themes/patterns/tick.ahap", ahap)
         try folders.system(
             "default",
-            #"{ "name": "default", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "key-pressed", "type": "Pattern", "file": "patterns/tick.ahap" } ] } ] }"#)
+            #"{ "name": "default", "profiles": [ { "name": "quiet", "feedbacks": [ { "event-name": "key-pressed", "type": "Pattern", "file": "patterns/tick.ahap" } ] } ] }"#
+        )
         let theme = try folders.load()
         let pattern = try #require(theme.feedbacks(for: "key-pressed", level: .quiet).first?.pattern)
         #expect(pattern.events.count == 1)
@@ -253,7 +258,9 @@ struct ThemeLoadingTests {
         }
     }
 
-    @Test("Debian's installed feedbackd theme loads with its sounds and vibrations", .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json")))
+    @Test(
+        "Debian's installed feedbackd theme loads with its sounds and vibrations",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json")))
     func debianTheme() throws {
         var folders = try ThemeFolders()
         folders.environment["XDG_DATA_DIRS"] = "/usr/share"

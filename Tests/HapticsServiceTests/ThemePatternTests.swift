@@ -120,8 +120,11 @@ struct ThemeSoundTests {
     func lookup() throws {
         var folders = try ThemeFolders()
         let rate = 8000
-        let own = try TestWAV.write(TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: Double(rate)), sampleRate: rate, to: folders.folder.file("data/sounds/mine/stereo/bell.wav"))
-        let fallback = try TestWAV.write(TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: Double(rate)), sampleRate: rate, to: folders.folder.file("data/sounds/freedesktop/stereo/message.wav"))
+        let own = try TestWAV.write(
+            TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: Double(rate)), sampleRate: rate, to: folders.folder.file("data/sounds/mine/stereo/bell.wav"))
+        let fallback = try TestWAV.write(
+            TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: Double(rate)), sampleRate: rate,
+            to: folders.folder.file("data/sounds/freedesktop/stereo/message.wav"))
         folders.environment["HAPTICS_SOUND_THEME"] = "mine"
         let sounds = SoundTheme(environment: folders.environment)
         #expect(sounds.file(for: "bell") == own)
@@ -134,7 +137,9 @@ struct ThemeSoundTests {
     func soundLength() throws {
         let folders = try ThemeFolders()
         let rate = 16000
-        try TestWAV.write(TestWAV.sine(frequency: 300, seconds: 1, sampleRate: Double(rate)), sampleRate: rate, to: folders.folder.file("data/sounds/freedesktop/stereo/phone-incoming-call.wav"))
+        try TestWAV.write(
+            TestWAV.sine(frequency: 300, seconds: 1, sampleRate: Double(rate)), sampleRate: rate,
+            to: folders.folder.file("data/sounds/freedesktop/stereo/phone-incoming-call.wav"))
         try folders.system(
             "default",
             #"{ "name": "default", "profiles": [ { "name": "full", "feedbacks": [ { "event-name": "phone-incoming-call", "type": "Sound", "effect": "phone-incoming-call" } ] } ] }"#
@@ -184,7 +189,8 @@ struct ThemeSoundTests {
     func soundFileHint() throws {
         let folders = try ThemeFolders()
         let rate = 8000
-        let file = try TestWAV.write(TestWAV.sine(frequency: 200, seconds: 0.25, sampleRate: Double(rate)), sampleRate: rate, to: folders.folder.file("clip.wav"))
+        let file = try TestWAV.write(
+            TestWAV.sine(frequency: 200, seconds: 0.25, sampleRate: Double(rate)), sampleRate: rate, to: folders.folder.file("clip.wav"))
         let pattern = try soundFilePattern(URL(fileURLWithPath: file), environment: folders.environment)
         #expect(abs(pattern.duration - 0.25) < 0.001)
         #expect {

@@ -148,3 +148,29 @@ struct ThemeSettingsTests {
         #expect(GVariantText.strings("['a',") == nil)
     }
 }
+
+@Suite("Feedback settings written back")
+struct ThemeSettingsWriteTests {
+    @Test("a client's Profile is stored in GSettings as feedbackd stores it; per-app levels are read once", .enabled(if: hasGSettingsTools))
+    func profileToGSettings() throws {
+        let folders = try ThemeSettingsTests.gsettings(modern: true)
+        var settings = FeedbackSettings.load(environment: folders.environment)
+        #expect(settings.setProfile(.silent) == nil)
+        #expect(settings.profile == .silent)
+        #expect(FeedbackSettings.load(environment: folders.environment).profile == .silent)
+
+        #expect(settings.level(forApp: "sm.puri.Phosh") == .full)
+        try ThemeSettingsTests.set(folders, "org.sigxcpu.feedbackd.application:\(FeedbackSettings.applicationPath("sm.puri.Phosh")) profile quiet")
+        #expect(settings.level(forApp: "sm.puri.Phosh") == .full, "read once, until the settings are loaded again")
+        #expect(FeedbackSettings.load(environment: folders.environment).level(forApp: "sm.puri.Phosh") == .quiet)
+    }
+
+    @Test("with the settings file a client's Profile changes the running value only")
+    func profileWithoutGSettings() throws {
+        let folders = try ThemeFolders()
+        var settings = FeedbackSettings.load(environment: folders.environment)
+        #expect(settings.setProfile(.quiet) == nil)
+        #expect(settings.profile == .quiet)
+        #expect(FeedbackSettings.load(environment: folders.environment).profile == .full)
+    }
+}

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Haptics
+import Synchronization
 
 /// The feedback service's settings, read as feedbackd reads them: the global profile, per-app
 /// profiles, `allow-important`, `max-haptic-strength` and the theme's name.
@@ -37,6 +38,9 @@ package struct FeedbackSettings: Sendable {
     package var problems: [String]
     /// The environment they were read with, for per-app lookups.
     var environment: [String: String]
+    /// Per-app levels read from GSettings, each app read once (a `gsettings` run, a few ms)
+    /// until the settings are loaded again (`SIGHUP`); shared by copies of this value.
+    let applicationCache = ApplicationLevels()
 
     /// feedbackd's default `allow-important` (0.8.x's schema).
     package static let defaultAllowImportant: Set<String> = ["mobi.phosh.Stevia", "sm.puri.OSK0"]
@@ -65,7 +69,21 @@ package struct FeedbackSettings: Sendable {
     package func level(forApp appID: String) -> FeedbackLevel {
         if let known = applications[appID] { return known }
         guard source == .gsettings else { return .full }
-        return Self.gsettingsApplicationLevel(appID, environment: environment) ?? .full
+        if let cached = applicationCache.level(of: appID) { return cached }
+        let level = Self.gsettingsApplicationLevel(appID, environment: environment) ?? .full
+        applicationCache.store(level, for: appID)
+        return level
+    }
+
+    /// Stores a new global level where feedbackd keeps it (the D-Bus `Profile` property set by a
+    /// client): GSettings' `profile` when the settings came from GSettings; with the settings
+    /// file, only this value (the file is the user's and is not rewritten). Returns the
+    /// problem, in one line, if `gsettings` failed.
+    package mutating func setProfile(_ level: FeedbackLevel) -> String? {
+        profile = level
+        guard source == .gsettings, let gsettings = GSettingsReader.executable(environment: environment) else { return nil }
+        let result = ChildOutput.run([gsettings, "set", Self.schema, "profile", level.name], environment: environment)
+        return result?.status == 0 ? nil : "gsettings set \(Self.schema) profile \(level.name) failed"
     }
 
     /// The GSettings path of an app's settings: `sm.puri.Phosh` →
@@ -115,6 +133,21 @@ package struct FeedbackSettings: Sendable {
             let text = values["profile"], let name = GVariantText.string(text)
         else { return nil }
         return FeedbackLevel(name: name)
+    }
+}
+
+/// Per-app levels already read, by app id (at most 1,024 kept: app ids come from clients).
+final class ApplicationLevels: Sendable {
+    private let levels = Mutex<[String: FeedbackLevel]>([:])
+    static let limit = 1024
+
+    func level(of appID: String) -> FeedbackLevel? { levels.withLock { $0[appID] } }
+
+    func store(_ level: FeedbackLevel, for appID: String) {
+        levels.withLock { known in
+            if known.count >= Self.limit { known.removeAll() }
+            known[appID] = level
+        }
     }
 }
 

@@ -77,7 +77,8 @@ package struct FeedbackTheme: Sendable {
     /// The built-in theme: every event of feedbackd's event naming spec as one of the presets.
     package static var builtIn: FeedbackTheme {
         // The built-in theme is checked by the tests; a failure here is a build defect.
-        (try? merge([(BuiltInTheme.document, nil)], name: "default", files: [builtInFile], environment: [:])) ?? FeedbackTheme(name: "default", files: [], warnings: [], sections: [:])
+        (try? merge([(BuiltInTheme.document, nil)], name: "default", files: [builtInFile], environment: [:]))
+            ?? FeedbackTheme(name: "default", files: [], warnings: [], sections: [:])
     }
 
     static func load(first: ThemeFinder.Location, name: String, finder: inout ThemeFinder, environment: [String: String]) throws -> FeedbackTheme {
@@ -138,7 +139,8 @@ package struct FeedbackTheme: Sendable {
                     events += made.feedback.pattern?.events.count ?? 0
                     guard events <= maxEvents else {
                         throw FeedbackThemeError(
-                            "\(path ?? builtInFile): the theme's feedbacks make more than \(maxEvents) pattern events (\(feedback.eventName) in \(profile.level.name) reaches it)")
+                            "\(path ?? builtInFile): the theme's feedbacks make more than \(maxEvents) pattern events (\(feedback.eventName) in \(profile.level.name) reaches it)"
+                        )
                     }
                     sections[profile.level, default: [:]][feedback.eventName] = made.feedback
                 }
@@ -147,7 +149,8 @@ package struct FeedbackTheme: Sendable {
         if !leds.isEmpty {
             let events = Set(leds).sorted()
             warnings.append(
-                "\(files.first ?? builtInFile): Led feedback is not supported here; ignored for \(events.count) event\(events.count == 1 ? "" : "s") (\(events.joined(separator: ", ")))")
+                "\(files.first ?? builtInFile): Led feedback is not supported here; ignored for \(events.count) event\(events.count == 1 ? "" : "s") (\(events.joined(separator: ", ")))"
+            )
         }
         return FeedbackTheme(name: name, files: files, warnings: warnings, sections: sections)
     }
@@ -177,7 +180,8 @@ package struct FeedbackTheme: Sendable {
                     warning = "\(themeFile): \(feedback.eventName): \(error)"
                 }
             } else {
-                warning = "\(themeFile): \(feedback.eventName): no sound '\(effect)' in the sound theme '\(sounds.name)' (searched \(sounds.dataDirectories.map { $0 + "/sounds" }.joined(separator: ", ")))"
+                warning =
+                    "\(themeFile): \(feedback.eventName): no sound '\(effect)' in the sound theme '\(sounds.name)' (searched \(sounds.dataDirectories.map { $0 + "/sounds" }.joined(separator: ", ")))"
             }
         case .led:
             kind = .led
@@ -193,7 +197,10 @@ package struct FeedbackTheme: Sendable {
                 throw FeedbackThemeError("\(themeFile): \(feedback.eventName): \(error.description)")
             }
         }
-        return (ThemeFeedback(eventName: feedback.eventName, level: level, kind: kind, source: feedback.kind, pattern: pattern, isHaptic: feedback.kind.isHaptic), warning)
+        return (
+            ThemeFeedback(eventName: feedback.eventName, level: level, kind: kind, source: feedback.kind, pattern: pattern, isHaptic: feedback.kind.isHaptic),
+            warning
+        )
     }
 }
 

@@ -28,7 +28,9 @@ package struct SoundTheme: Sendable {
     package init(environment: [String: String]) {
         name = environment["HAPTICS_SOUND_THEME"].flatMap { $0.isEmpty ? nil : $0 } ?? "freedesktop"
         dataDirectories = XDGDirectories.dataDirectories(environment: environment)
-        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
+        let runtime =
+            environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
         cacheDirectory = runtime + "/haptics/sounds"
     }
 
