@@ -157,15 +157,20 @@ struct ThemeSoundTests {
         #expect(soundingRuns(pattern).isEmpty, "no haptic drive from a sound")
     }
 
-    @Test("a sound the theme lacks has no pattern and one warning naming it")
+    @Test("sounds the sound theme lacks have no pattern and one warning naming them all")
     func missingSound() throws {
         let folders = try ThemeFolders()
         try folders.system(
             "default",
-            #"{ "name": "default", "profiles": [ { "name": "full", "feedbacks": [ { "event-name": "x", "type": "Sound", "effect": "no-such-sound" } ] } ] }"#)
+            #"{ "name": "default", "profiles": [ { "name": "full", "feedbacks": [ { "event-name": "x", "type": "Sound", "effect": "no-such-sound" }, { "event-name": "y", "type": "Sound", "effect": "other-missing" } ] } ] }"#
+        )
         let theme = try folders.load()
         #expect(theme.feedbacks(for: "x", level: .full).first?.pattern == nil)
-        #expect(theme.warnings.count == 1 && theme.warnings.first?.contains("no sound 'no-such-sound'") == true)
+        #expect(
+            theme.warnings.count == 1
+                && theme.warnings.first?.hasSuffix(
+                    "2 sounds not in the sound theme 'freedesktop' (searched \(folders.folder.path("home/.local/share"))/sounds, \(folders.folder.path("data"))/sounds), silent: no-such-sound, other-missing"
+                ) == true)
     }
 
     @Test(

@@ -127,6 +127,7 @@ package struct FeedbackTheme: Sendable {
         var sections: [FeedbackLevel: [String: ThemeFeedback]] = [:]
         var warnings: [String] = []
         var leds: [String] = []
+        var missingSounds: [String] = []
         let sounds = SoundTheme(environment: environment)
         var events = 0
         for (document, path) in chain.reversed() {
@@ -135,6 +136,9 @@ package struct FeedbackTheme: Sendable {
                 for feedback in profile.feedbacks {
                     let made = try make(feedback, level: profile.level, themeFolder: folder, themeFile: path ?? builtInFile, sounds: sounds)
                     if let warning = made.warning { warnings.append(warning) }
+                    if case .sound(let effect, _) = feedback.kind, made.feedback.pattern == nil, made.warning == nil {
+                        missingSounds.append(effect)
+                    }
                     if made.feedback.kind == .led { leds.append(feedback.eventName) }
                     events += made.feedback.pattern?.events.count ?? 0
                     guard events <= maxEvents else {
@@ -145,6 +149,13 @@ package struct FeedbackTheme: Sendable {
                     sections[profile.level, default: [:]][feedback.eventName] = made.feedback
                 }
             }
+        }
+        if !missingSounds.isEmpty {
+            let names = Set(missingSounds).sorted()
+            let searched = sounds.dataDirectories.map { $0 + "/sounds" }.joined(separator: ", ")
+            warnings.append(
+                "\(files.first ?? builtInFile): \(names.count) sound\(names.count == 1 ? "" : "s") not in the sound theme '\(sounds.name)' (searched \(searched)), silent: \(names.joined(separator: ", "))"
+            )
         }
         if !leds.isEmpty {
             let events = Set(leds).sorted()
@@ -179,9 +190,6 @@ package struct FeedbackTheme: Sendable {
                 } catch {
                     warning = "\(themeFile): \(feedback.eventName): \(error)"
                 }
-            } else {
-                warning =
-                    "\(themeFile): \(feedback.eventName): no sound '\(effect)' in the sound theme '\(sounds.name)' (searched \(sounds.dataDirectories.map { $0 + "/sounds" }.joined(separator: ", ")))"
             }
         case .led:
             kind = .led

@@ -64,8 +64,8 @@ package struct SoundTheme: Sendable {
         let key = path.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
         let cached = "\(cacheDirectory)/\(String(key).suffix(160))-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)-\(info.st_size).wav"
         let duration: Double
-        if let clip = try? AudioClip.load(path: cached) {
-            duration = clip.duration
+        if let known = Self.wavDuration(cached) {
+            duration = known
         } else {
             let sound: AudioFile
             do { sound = try AudioFile(contentsOf: path) } catch { throw SoundThemeError(error.description) }
@@ -82,6 +82,41 @@ package struct SoundTheme: Sendable {
         }
         let audio = HapticEvent.AudioResource(path: cached, usesVolumeEnvelope: false, loopEnabled: false)
         return HapticPattern(events: [HapticEvent(.audioCustom, at: 0, duration: duration, audio: audio)])
+    }
+}
+
+extension SoundTheme {
+    /// The length of a WAV file the cache holds, from its header alone (the `fmt ` chunk's
+    /// rate and frame size, the `data` chunk's size); nil when it is not a complete one.
+    static func wavDuration(_ path: String) -> Double? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        var header = [UInt8](repeating: 0, count: 512)
+        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count >= 44 else { return nil }
+        func u16(_ o: Int) -> Int { Int(header[o]) | Int(header[o + 1]) << 8 }
+        func u32(_ o: Int) -> Int { u16(o) | u16(o + 2) << 16 }
+        func tag(_ o: Int) -> String { String(decoding: header[o..<o + 4], as: UTF8.self) }
+        guard tag(0) == "RIFF", tag(8) == "WAVE" else { return nil }
+        var offset = 12
+        var rate = 0
+        var frameBytes = 0
+        while offset + 8 <= count {
+            let size = u32(offset + 4)
+            if tag(offset) == "fmt ", offset + 24 <= count {
+                rate = u32(offset + 12)
+                frameBytes = u16(offset + 20)
+            } else if tag(offset) == "data" {
+                // Complete only when the data the header declares is all there.
+                guard rate > 0, frameBytes > 0, offset + 8 + size <= Int(info.st_size), size > 0 else { return nil }
+                return Double(size / frameBytes) / Double(rate)
+            }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
     }
 }
 
