@@ -182,7 +182,7 @@ struct FeedbackdThemeTests {
 
     @Test(
         "Debian's installed default theme reads, every feedback of it",
-        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json")))
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json"), "needs Debian's feedbackd package (its theme)"))
     func installedDefaultTheme() throws {
         let theme = try FeedbackdTheme.read(contentsOf: "/usr/share/feedbackd/themes/default.json")
         #expect(theme.name == "default")

@@ -260,7 +260,7 @@ struct ThemeLoadingTests {
 
     @Test(
         "Debian's installed feedbackd theme loads with its sounds and vibrations",
-        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json")))
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/feedbackd/themes/default.json"), "needs Debian's feedbackd package (its theme)"))
     func debianTheme() throws {
         var folders = try ThemeFolders()
         folders.environment["XDG_DATA_DIRS"] = "/usr/share"

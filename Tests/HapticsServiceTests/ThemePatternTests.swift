@@ -175,7 +175,9 @@ struct ThemeSoundTests {
 
     @Test(
         "the freedesktop theme's phone-incoming-call (Ogg Vorbis) plays for its real 1.46 s",
-        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/sounds/freedesktop/stereo/phone-incoming-call.oga")))
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/share/sounds/freedesktop/stereo/phone-incoming-call.oga"),
+            "needs sound-theme-freedesktop (scripts/install-dependencies.sh)"))
     func realSoundTheme() throws {
         var folders = try ThemeFolders()
         folders.environment["XDG_DATA_DIRS"] = "/usr/share"

@@ -53,7 +53,9 @@ struct ThemeSettingsTests {
         #expect(result.status == 0, "gsettings set \(arguments): \(result.output)")
     }
 
-    @Test("the global profile, theme, allow-important, max-haptic-strength and per-app profiles from GSettings", .enabled(if: hasGSettingsTools))
+    @Test(
+        "the global profile, theme, allow-important, max-haptic-strength and per-app profiles from GSettings",
+        .enabled(if: hasGSettingsTools, "needs gsettings and glib-compile-schemas (libglib2.0-bin; scripts/install-dependencies.sh)"))
     func fromGSettings() throws {
         let folders = try Self.gsettings(modern: true)
         var settings = FeedbackSettings.load(environment: folders.environment)
@@ -76,7 +78,9 @@ struct ThemeSettingsTests {
         #expect(settings.problems.isEmpty)
     }
 
-    @Test("Debian 0.0.3's schema lacks allow-important and max-haptic-strength: feedbackd's defaults apply", .enabled(if: hasGSettingsTools))
+    @Test(
+        "Debian 0.0.3's schema lacks allow-important and max-haptic-strength: feedbackd's defaults apply",
+        .enabled(if: hasGSettingsTools, "needs gsettings and glib-compile-schemas (libglib2.0-bin; scripts/install-dependencies.sh)"))
     func oldSchema() throws {
         let folders = try Self.gsettings(modern: false)
         try Self.set(folders, "org.sigxcpu.feedbackd profile silent")
@@ -151,7 +155,9 @@ struct ThemeSettingsTests {
 
 @Suite("Feedback settings written back")
 struct ThemeSettingsWriteTests {
-    @Test("a client's Profile is stored in GSettings as feedbackd stores it; per-app levels are read once", .enabled(if: hasGSettingsTools))
+    @Test(
+        "a client's Profile is stored in GSettings as feedbackd stores it; per-app levels are read once",
+        .enabled(if: hasGSettingsTools, "needs gsettings and glib-compile-schemas (libglib2.0-bin; scripts/install-dependencies.sh)"))
     func profileToGSettings() throws {
         let folders = try ThemeSettingsTests.gsettings(modern: true)
         var settings = FeedbackSettings.load(environment: folders.environment)
