@@ -11,7 +11,7 @@ import HapticsPresets
 /// writes: every feedback type of feedbackd (`VibraRumble`, `VibraPeriodic`, `VibraPattern`,
 /// `Sound`, `Led`) and this toolkit's extension `Pattern` (a preset or an AHAP file).
 /// Magnitudes are read on either of feedbackd's scales, 0…1 (0.8.x) or 0…32767 (the 0.0.x
-/// themes), and kept and written as 0…1.
+/// themes: a theme with any magnitude above 1), and kept and written as 0…1.
 ///
 /// `convert` writes `VibraPattern` entries in the `quiet` profile, which the daemon also uses at
 /// `full`; `parent-name` `default` keeps the stock theme's sounds and LEDs.
@@ -265,6 +265,7 @@ public enum FeedbackdTheme {
         let name = try root.required("name", meaning: "the theme's name").string(maxLength: maxName)
         let parentName = try root["parent-name"].map { field throws(JSONFileError) in try field.string(maxLength: maxName) }
         var profiles: [Profile] = []
+        let integerScale = usesIntegerMagnitudes(root.value)
         if let field = root["profiles"] {
             for item in try field.array(count: 0...Level.allCases.count, of: "profile sections (full, quiet, silent)") {
                 let object = try item.object(expected: #"a profile section, like {"name": "quiet", "feedbacks": […]}"#)
@@ -283,7 +284,7 @@ public enum FeedbackdTheme {
                 var feedbacks: [Feedback] = []
                 if let list = object["feedbacks"] {
                     for entry in try list.array(count: 0...maxSteps, of: "feedbacks") {
-                        feedbacks.append(try feedback(entry))
+                        feedbacks.append(try feedback(entry, integerScale: integerScale))
                     }
                 }
                 profiles.append(Profile(level: level, feedbacks: feedbacks))
@@ -292,7 +293,36 @@ public enum FeedbackdTheme {
         return Document(name: name, parentName: parentName, profiles: profiles)
     }
 
-    static func feedback(_ field: JSONField) throws(JSONFileError) -> Feedback {
+    /// Whether a theme is on the 0.0.x themes' integer scale: some feedback's `magnitude`,
+    /// `fade-in-level` or `magnitudes` item is above 1 (0.8's are all 0…1).
+    static func usesIntegerMagnitudes(_ root: JSONValue) -> Bool {
+        func member(_ value: JSONValue, _ key: String) -> JSONValue? {
+            guard case .object(let members) = value.content else { return nil }
+            return members.first { $0.key == key }?.value
+        }
+        func items(_ value: JSONValue?) -> [JSONValue] {
+            guard let value, case .array(let items) = value.content else { return [] }
+            return items
+        }
+        func aboveOne(_ value: JSONValue?) -> Bool {
+            guard let value, case .number(let number) = value.content else { return false }
+            return number > 1
+        }
+        for profile in items(member(root, "profiles")) {
+            for feedback in items(member(profile, "feedbacks")) {
+                if aboveOne(member(feedback, "magnitude")) || aboveOne(member(feedback, "fade-in-level"))
+                    || items(member(feedback, "magnitudes")).contains(where: aboveOne)
+                {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// One feedback. `integerScale`: the theme is a 0.0.x theme, whose magnitudes are
+    /// 0…32767 and whose `VibraPeriodic` defaults to full strength without a fade-in.
+    static func feedback(_ field: JSONField, integerScale: Bool) throws(JSONFileError) -> Feedback {
         let object = try field.object(expected: #"a feedback, like {"event-name": "button-pressed", "type": "VibraRumble", "duration": 15}"#)
         let eventName = try object.required("event-name", meaning: "the event it answers, such as button-pressed").string(maxLength: maxName)
         let typeField = try object.required("type", meaning: "one of \(typeNames.joined(separator: ", "))")
@@ -301,10 +331,6 @@ public enum FeedbackdTheme {
             throw typeField.error(.unknownKey(key: type, suggestion: NameSuggestion.best(for: type, among: typeNames), known: typeNames, noun: "feedback type"))
         }
         try object.checkKeys(["event-name", "type"] + keys, noun: "\(type) key")
-        // Magnitudes: 0…1, or the 0.0.x themes' 0…32767 when any of the feedback's is above 1.
-        let magnitudeFields =
-            ["magnitude", "fade-in-level"].compactMap { object[$0] } + ((try? object["magnitudes"]?.array(count: 0...maxSteps, of: "")) ?? [])
-        let integerScale = magnitudeFields.contains { if case .number(let value) = $0.value.content { value > 1 } else { false } }
         func magnitude(_ field: JSONField) throws(JSONFileError) -> Double {
             let value = try field.number(in: 0...integerMagnitudeScale)
             return integerScale ? value / integerMagnitudeScale : value
@@ -320,9 +346,12 @@ public enum FeedbackdTheme {
                 duration: try milliseconds("duration", default: 1000), count: count, pause: try milliseconds("pause", default: 0),
                 magnitude: try object["magnitude"].map(magnitude) ?? 0.5)
         case "VibraPeriodic":
+            // 0.0.x: magnitude 0x7FFF and fade-in level = magnitude (no fade); 0.8: 0.5, from 0 over 500 ms.
+            let strength = try object["magnitude"].map(magnitude) ?? (integerScale ? 1 : 0.5)
             kind = .vibraPeriodic(
-                duration: try milliseconds("duration", default: 1000), magnitude: try object["magnitude"].map(magnitude) ?? 0.5,
-                fadeInTime: try milliseconds("fade-in-time", default: 500), fadeInLevel: try object["fade-in-level"].map(magnitude) ?? 0)
+                duration: try milliseconds("duration", default: 1000), magnitude: strength,
+                fadeInTime: try milliseconds("fade-in-time", default: integerScale ? 0 : 500),
+                fadeInLevel: try object["fade-in-level"].map(magnitude) ?? (integerScale ? strength : 0))
         case "VibraPattern":
             let magnitudesField = try object.required("magnitudes", meaning: "the step magnitudes, 0…1")
             let durationsField = try object.required("durations", meaning: "the step durations in ms")

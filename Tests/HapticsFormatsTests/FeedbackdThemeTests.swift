@@ -25,7 +25,7 @@ struct FeedbackdThemeTests {
         }
         """
 
-    @Test("a 0.0.3 theme: integer magnitudes become 0…1, missing values take feedbackd's defaults")
+    @Test("a 0.0.3 theme: integer magnitudes become 0…1, missing values take 0.0.3's defaults (VibraPeriodic: full, no fade)")
     func integerMagnitudes() throws {
         let theme = try FeedbackdTheme.read(bytes: Array(Self.integerTheme.utf8), name: "old.json")
         #expect(theme.name == "default")
@@ -36,10 +36,24 @@ struct FeedbackdThemeTests {
                 == .vibraPeriodic(duration: 10000, magnitude: 1, fadeInTime: 10000, fadeInLevel: 4096 / 32767))
         #expect(theme.feedback(for: "message-new-email", in: .quiet)?.kind == .vibraRumble(duration: 750, count: 3, pause: 100, magnitude: 0.5))
         #expect(
-            theme.feedback(for: "phone-incoming-call", in: .quiet)?.kind == .vibraPeriodic(duration: 10000, magnitude: 0.5, fadeInTime: 500, fadeInLevel: 0))
+            theme.feedback(for: "phone-incoming-call", in: .quiet)?.kind == .vibraPeriodic(duration: 10000, magnitude: 1, fadeInTime: 0, fadeInLevel: 1))
         #expect(theme.feedback(for: "message-new-instant", in: .full)?.kind == .sound(effect: "message-new-instant", mediaRole: nil))
         #expect(theme.feedback(for: "battery-caution", in: .silent)?.kind == .led(color: "red", frequency: 5000))
         #expect(theme.feedback(for: "message-new-instant", in: .quiet) == nil, "a section's feedbacks are its own")
+    }
+
+    @Test("the scale is the theme's: beside an integer magnitude, 1 is 1/32767; in a 0…1 theme, 1 is full")
+    func scaleIsPerTheme() throws {
+        func rumbleMagnitudes(_ values: [String]) throws -> [Double] {
+            let feedbacks = values.enumerated().map { #"{ "event-name": "e\#($0)", "type": "VibraRumble", "magnitude": \#($1) }"# }
+            let text = #"{ "name": "x", "profiles": [ { "name": "quiet", "feedbacks": [ \#(feedbacks.joined(separator: ", ")) ] } ] }"#
+            return try FeedbackdTheme.read(bytes: Array(text.utf8), name: "x.json").profiles[0].feedbacks.map {
+                if case .vibraRumble(_, _, _, let magnitude) = $0.kind { magnitude } else { -1 }
+            }
+        }
+        #expect(try rumbleMagnitudes(["1", "32767"]) == [1 / 32767, 1])
+        #expect(try rumbleMagnitudes(["1", "0.5"]) == [1, 0.5])
+        #expect(throws: JSONFileError.self) { try rumbleMagnitudes(["32768"]) }
     }
 
     @Test("a 0.8 theme: 0…1 magnitudes, VibraPattern, media roles, and the Pattern extension")

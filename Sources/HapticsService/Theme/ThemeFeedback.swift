@@ -27,13 +27,29 @@ package struct ThemeFeedback: Sendable {
     package var level: FeedbackLevel
     /// Its type.
     package var kind: Kind
-    /// What the theme file says.
-    package var source: FeedbackdTheme.Kind
+    /// What the theme file says; nil for a feedback the service made itself (the
+    /// `sound-file` hint's sound).
+    package var source: FeedbackdTheme.Kind?
     /// What the engine plays; nil where it cannot play here (`Led`; a sound the sound theme
     /// lacks).
     package var pattern: HapticPattern?
     /// Whether it moves an actuator (the `Vibra` types and `Pattern`); a `Sound` is audio.
     package var isHaptic: Bool
+
+    /// A feedback the service makes itself, such as the `sound-file` hint's sound.
+    package init(kind: Kind, pattern: HapticPattern?, isHaptic: Bool, eventName: String = "", level: FeedbackLevel = .full) {
+        self.init(eventName: eventName, level: level, kind: kind, source: nil, pattern: pattern, isHaptic: isHaptic)
+    }
+
+    /// A theme's feedback.
+    package init(eventName: String, level: FeedbackLevel, kind: Kind, source: FeedbackdTheme.Kind?, pattern: HapticPattern?, isHaptic: Bool) {
+        self.eventName = eventName
+        self.level = level
+        self.kind = kind
+        self.source = source
+        self.pattern = pattern
+        self.isHaptic = isHaptic
+    }
 
     /// The pattern with every haptic intensity capped so that its amplitude (intensity²) stays
     /// at most `maxHapticStrength` (feedbackd's `max-haptic-strength`, 0…1: a cap on the motor's
