@@ -157,6 +157,22 @@ struct ThemeSoundTests {
         #expect(soundingRuns(pattern).isEmpty, "no haptic drive from a sound")
     }
 
+    @Test("a sound decoded again after it changed replaces its older decoding in the cache")
+    func cacheReplacesChangedSounds() throws {
+        let folders = try ThemeFolders()
+        let sounds = SoundTheme(environment: folders.environment)
+        let file = folders.folder.file("clip.wav")
+        try TestWAV.write(TestWAV.sine(frequency: 200, seconds: 0.25, sampleRate: 8000), sampleRate: 8000, to: file)
+        #expect(abs(try sounds.pattern(forFile: file.path).duration - 0.25) < 0.001)
+        try TestWAV.write(TestWAV.sine(frequency: 200, seconds: 0.5, sampleRate: 8000), sampleRate: 8000, to: file)
+        var info = stat()
+        stat(file.path, &info)
+        var times = [timespec(tv_sec: info.st_atim.tv_sec, tv_nsec: 0), timespec(tv_sec: info.st_mtim.tv_sec + 10, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0, "a new modification time, as an edit a while later gives")
+        #expect(abs(try sounds.pattern(forFile: file.path).duration - 0.5) < 0.001)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sounds.cacheDirectory).count == 1)
+    }
+
     @Test("sounds the sound theme lacks have no pattern and one warning naming them all")
     func missingSound() throws {
         let folders = try ThemeFolders()

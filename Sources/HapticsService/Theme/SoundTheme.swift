@@ -62,7 +62,8 @@ package struct SoundTheme: Sendable {
         guard info.st_mode & S_IFMT == S_IFREG else { throw SoundThemeError("\(path): not a regular file") }
         guard Int(info.st_size) <= Self.byteLimit else { throw SoundThemeError("\(path): larger than \(Self.byteLimit >> 20) MiB") }
         let key = path.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-        let cached = "\(cacheDirectory)/\(String(key).suffix(160))-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)-\(info.st_size).wav"
+        let stem = String(key).suffix(160) + "@"
+        let cached = "\(cacheDirectory)/\(stem)\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)-\(info.st_size).wav"
         let duration: Double
         if let known = Self.wavDuration(cached) {
             duration = known
@@ -71,6 +72,10 @@ package struct SoundTheme: Sendable {
             do { sound = try AudioFile(contentsOf: path) } catch { throw SoundThemeError(error.description) }
             guard !sound.samples.isEmpty else { throw SoundThemeError("\(path): the sound is empty") }
             try XDGDirectories.makeDirectories(cacheDirectory)
+            // Older decodings of the same file (it changed since) go.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory)) ?? [] where name.hasPrefix(stem) {
+                unlink(cacheDirectory + "/" + name)
+            }
             do {
                 let writer = try WAVWriter(path: cached, sampleRate: sound.sampleRate, channelCount: 1, format: .f32, frameCount: sound.samples.count)
                 try sound.samples.withUnsafeBufferPointer { samples throws(WAVError) in try writer.write(samples) }
