@@ -133,6 +133,21 @@ struct ThemeSoundTests {
         #expect(sounds.file(for: "../message") == nil)
     }
 
+    @Test("a theme's index.theme Inherits= chain is searched before freedesktop")
+    func inheritance() throws {
+        var folders = try ThemeFolders()
+        try folders.folder.write("data/sounds/phone/index.theme", "[Sound Theme]\nName=Phone\nInherits=base, other\n")
+        try folders.folder.write("data/sounds/base/index.theme", "[Sound Theme]\nInherits=phone\n")
+        let inherited = try TestWAV.write(
+            TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 8000), sampleRate: 8000, to: folders.folder.file("data/sounds/other/stereo/bell.wav"))
+        try TestWAV.write(
+            TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 8000), sampleRate: 8000, to: folders.folder.file("data/sounds/freedesktop/stereo/bell.wav"))
+        folders.environment["HAPTICS_SOUND_THEME"] = "phone"
+        let sounds = SoundTheme(environment: folders.environment, askingDesktop: true)
+        #expect(sounds.themes == ["phone", "base", "other", "freedesktop"], "a loop back to phone is followed once")
+        #expect(sounds.file(for: "bell") == inherited)
+    }
+
     @Test("a 1 s sound plays as 1 s of audio through the engine's audio path")
     func soundLength() throws {
         let folders = try ThemeFolders()

@@ -128,7 +128,10 @@ package struct FeedbackTheme: Sendable {
         var warnings: [String] = []
         var leds: [String] = []
         var missingSounds: [String] = []
-        let sounds = SoundTheme(environment: environment)
+        let hasSounds = chain.contains { document, _ in
+            document.profiles.contains { $0.feedbacks.contains { if case .sound = $0.kind { true } else { false } } }
+        }
+        let sounds = SoundTheme(environment: environment, askingDesktop: hasSounds)
         var events = 0
         for (document, path) in chain.reversed() {
             let folder = path.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? ""

@@ -6,12 +6,14 @@ import HapticsRender
 
 /// Sounds of the freedesktop sound theme specification, as feedbackd's `Sound` feedback plays
 /// them: `<data dir>/sounds/<theme>/stereo/<name>.{oga,ogg,wav}` in `$XDG_DATA_HOME` then
-/// each of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`), the theme's own folder
-/// first and then `freedesktop`'s; a name not found is tried again without its last
-/// `-part` (`message-new-instant`, `message-new`, `message`), as the specification says.
+/// each of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`), in the theme, the themes
+/// its `index.theme` inherits, then `freedesktop`; a name not found is tried again without its
+/// last `-part` (`message-new-instant`, `message-new`, `message`), as the specification says.
 package struct SoundTheme: Sendable {
-    /// The theme looked in first (`freedesktop` when none is set).
+    /// The theme looked in first.
     package var name: String
+    /// The themes searched, in order: the theme, those it inherits, `freedesktop`.
+    package var themes: [String]
     /// The data folders searched, in order.
     package var dataDirectories: [String]
     /// Where decoded sounds are kept as WAV files for the engine.
@@ -22,24 +24,50 @@ package struct SoundTheme: Sendable {
     /// The longest sound read: 16 MiB (the freedesktop theme's longest is 150 KB).
     package static let byteLimit = 16 << 20
 
-    /// The sound theme of an environment: `HAPTICS_SOUND_THEME` or `freedesktop`, the XDG data
-    /// folders, and a cache in `$XDG_RUNTIME_DIR/haptics/sounds` (or the system's temporary
-    /// folder).
-    package init(environment: [String: String]) {
-        name = environment["HAPTICS_SOUND_THEME"].flatMap { $0.isEmpty ? nil : $0 } ?? "freedesktop"
+    /// The sound theme of an environment: `HAPTICS_SOUND_THEME`; else, with
+    /// `askingDesktop`, the desktop's (GSettings `org.gnome.desktop.sound theme-name`, which
+    /// Phosh and GNOME set, read through `gsettings`); else `freedesktop`. Decoded sounds are
+    /// cached in `$XDG_RUNTIME_DIR/haptics/sounds` (or the system's temporary folder).
+    package init(environment: [String: String], askingDesktop: Bool = false) {
+        let named = environment["HAPTICS_SOUND_THEME"].flatMap { $0.isEmpty ? nil : $0 }
+        let desktop =
+            askingDesktop && named == nil
+            ? GSettingsReader.values(of: "org.gnome.desktop.sound", path: nil, environment: environment)?["theme-name"]
+                .flatMap(GVariantText.string) : nil
+        name = named ?? desktop.flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 } ?? "freedesktop"
         dataDirectories = XDGDirectories.dataDirectories(environment: environment)
         let runtime =
             environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
         cacheDirectory = runtime + "/haptics/sounds"
+        themes = Self.inheritance(of: name, in: dataDirectories)
     }
 
-    /// The file of a sound name, if the theme or `freedesktop` has it.
+    /// A theme and those it inherits (`Inherits=` of its `index.theme`, breadth first, at most
+    /// 10), then `freedesktop`.
+    static func inheritance(of theme: String, in folders: [String]) -> [String] {
+        var themes: [String] = []
+        var queue = [theme]
+        while let next = queue.first, themes.count < 10 {
+            queue.removeFirst()
+            guard !themes.contains(next), !next.isEmpty, !next.contains("/") else { continue }
+            themes.append(next)
+            guard let index = folders.lazy.map({ "\($0)/sounds/\(next)/index.theme" }).first(where: XDGDirectories.isRegularFile),
+                let bytes = DeviceTree.read(index)
+            else { continue }
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Inherits=") {
+                queue += line.dropFirst("Inherits=".count).split(separator: ",").map { $0.trimmingSpaces() }
+            }
+        }
+        return themes.contains("freedesktop") ? themes : themes + ["freedesktop"]
+    }
+
+    /// The file of a sound name, if the themes have it.
     package func file(for effect: String) -> String? {
         guard !effect.isEmpty, !effect.contains("/"), effect != ".", effect != ".." else { return nil }
         var candidate = Substring(effect)
         while !candidate.isEmpty {
-            for theme in name == "freedesktop" ? [name] : [name, "freedesktop"] {
+            for theme in themes {
                 for folder in dataDirectories {
                     for ext in Self.extensions {
                         let path = "\(folder)/sounds/\(theme)/stereo/\(candidate).\(ext)"
