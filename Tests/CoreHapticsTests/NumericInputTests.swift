@@ -168,9 +168,10 @@ struct NumericInputTests {
         #expect(output.loudest > 0.1, "the buzz still plays: peak \(output.loudest)")
     }
 
-    @Test("the output stage writes no NaN or infinity, whatever a native player is sent")
+    @Test("the native API refuses non-finite controls, and nothing non-finite reaches the device")
     func outputStageGuard() throws {
-        // The native API does not refuse these: the last stage before the device must hold.
+        // Refused where they enter, by the native engine too (the output stage's own guard is
+        // tested on its own in OutputStageTests).
         let output = FiniteCheckOutput()
         let engine = HapticEngine(configuration: .init(device: "finite-check", profile: .wideband)) { _, _, _ in output }
         try engine.start()
@@ -178,9 +179,16 @@ struct NumericInputTests {
         let player = try engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.5)]))
         try player.start()
         for value in Self.special {
-            try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, value)])
-            try player.sendParameters([HapticDynamicParameter(.hapticSharpnessControl, value)])
-            try player.scheduleParameterCurve(HapticParameterCurve(.hapticSharpnessControl, at: 0, points: [(0, 0), (0.05, value)]))
+            let send = {
+                try player.sendParameters([HapticDynamicParameter(.hapticIntensityControl, value)])
+                try player.sendParameters([HapticDynamicParameter(.hapticSharpnessControl, value)])
+                try player.scheduleParameterCurve(HapticParameterCurve(.hapticSharpnessControl, at: 0, points: [(0, 0), (0.05, value)]))
+            }
+            if value.isFinite {
+                try send()
+            } else {
+                #expect(throws: HapticError.self, "\(value)") { try send() }
+            }
             try output.waitFor(frames: 2_400)
         }
         #expect(output.nonFinite == 0, "\(output.nonFinite) samples that are not finite numbers reached the device")
