@@ -133,7 +133,13 @@ open class CHHapticPattern {
                 throw CHHapticError(.invalidEventType, "unknown event type '\(event.type.rawValue)'")
             }
             let start = try NumericInput.time(event.relativeTime, .invalidEventTime, "an event's time")
-            let duration = try NumericInput.time(event.duration, .invalidEventDuration, "an event's duration")
+            var duration = try NumericInput.time(event.duration, .invalidEventDuration, "an event's duration")
+            // Apple's header: "If unset (0.0), Continuous event types will have no fixed end."
+            // Such an event sounds until the player stops (or its envelope decays, when it is
+            // not sustained): the longest a pattern may last. AHAP files still need a duration.
+            if duration == 0, kind == .continuous || kind == .audioContinuous {
+                duration = NumericInput.maxTime - start
+            }
             _ = try NumericInput.time(start + duration, .invalidEventDuration, "an event's end")
             let parameters = try event.eventParameters.map { parameter throws(CHHapticError) -> HapticEvent.Parameter in
                 guard let id = HapticEvent.ParameterID(rawValue: parameter.parameterID.rawValue) else {
@@ -173,4 +179,15 @@ open class CHHapticPattern {
         }
         return pattern
     }
+
+    // MARK: NSObject's identity
+
+    /// The instance's class and address (`<CHHapticPattern: 0x…>`), as `NSObject` describes it.
+    open var description: String { instanceDescription(self) }
+    /// The same as ``description``.
+    open var debugDescription: String { description }
+    /// Whether `object` is this very instance (override to compare by value, with ``hash``).
+    open func isEqual(_ object: Any?) -> Bool { object.map { $0 as AnyObject } === self }
+    /// The instance's identity as a number (override with ``isEqual(_:)``).
+    open var hash: Int { ObjectIdentifier(self).hashValue }
 }

@@ -69,6 +69,7 @@ public enum Haptics {
             let created = HapticEngine(configuration: HapticOutputSelection.current.configuration)
             created.isAutoShutdownEnabled = true
             try created.start()
+            EnginesAtExit.register(created)
             engine = created
             return created
         }
