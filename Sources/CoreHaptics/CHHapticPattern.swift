@@ -73,7 +73,8 @@ open class CHHapticPattern {
     /// `AnyHashable` holding strings), as `JSONSerialization` produces. The dictionary is read
     /// exactly as an AHAP file is (leniently, like Core Haptics).
     ///
-    /// - Throws: ``CHHapticError/Code/invalidPatternDictionary`` for a malformed dictionary,
+    /// - Throws: ``CHHapticError/Code/invalidPatternDictionary`` for a malformed or empty
+    ///   dictionary (an empty `Pattern` too, as Apple's reader),
     ///   or the code naming the element at fault (``CHHapticError/Code/invalidEventType``,
     ///   ``CHHapticError/Code/badEventEntry``, ``CHHapticError/Code/badParameterEntry``, …).
     public init(dictionary patternDict: [CHHapticPattern.Key: Any]) throws {
@@ -89,10 +90,17 @@ open class CHHapticPattern {
     /// Creates a pattern from an AHAP file. `AudioCustom` events' sound files are relative
     /// to the file's folder.
     ///
-    /// - Throws: ``CHHapticError/Code/fileNotFound`` when there is no such file,
-    ///   ``CHHapticError/Code/invalidPatternData`` for malformed JSON, or the code naming the
-    ///   element at fault.
+    /// - Throws: ``CHHapticError/Code/fileNotFound`` when there is no such file or the URL is
+    ///   not a file's, ``CHHapticError/Code/notSupported`` for a name not ending in `.ahap` or
+    ///   `.json`, ``CHHapticError/Code/invalidPatternData`` for malformed JSON, or the code
+    ///   naming the element at fault.
     public init(contentsOf ahapURL: URL) throws {
+        // As Apple's: a URL that is not a file is fileNotFound, a file not named .ahap or
+        // .json notSupported.
+        guard ahapURL.isFileURL else { throw CHHapticError(.fileNotFound, "not a file URL: \(ahapURL.absoluteString)") }
+        guard ["ahap", "json"].contains(ahapURL.pathExtension.lowercased()) else {
+            throw CHHapticError(.notSupported, "\(ahapURL.path): pattern files are .ahap or .json, not '.\(ahapURL.pathExtension)'")
+        }
         do {
             hapticPattern = try AHAPDecoder().decode(contentsOf: ahapURL).pattern
         } catch {
