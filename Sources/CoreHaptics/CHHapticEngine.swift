@@ -357,11 +357,16 @@ open class CHHapticEngine {
         try play(pattern.hapticPattern)
     }
 
-    /// Plays AHAP data now, fire-and-forget, starting the engine if needed.
+    /// Plays AHAP data now, fire-and-forget, starting the engine if needed. A relative
+    /// `EventWaveformPath` is relative to the top of the app's bundle, as on iOS.
     /// - Throws: as ``playPattern(from:)-(URL)``.
     open func playPattern(from data: Data) throws {
         let pattern: HapticPattern
-        do { pattern = try AHAPDecoder().decode(data).pattern } catch { throw CHHapticError(error, fallback: .invalidPatternData) }
+        do {
+            pattern = try AHAPDecoder().decode(data, baseDirectory: PatternDictionary.bundleFolder).pattern
+        } catch {
+            throw CHHapticError(error, fallback: .invalidPatternData)
+        }
         try play(pattern)
     }
 

@@ -71,7 +71,9 @@ open class CHHapticPattern {
     /// Values may be event types, parameter IDs and keys, strings, any Swift number or
     /// `NSNumber`, `Bool`, arrays and nested dictionaries (keyed by `String`/`Key`, or
     /// `AnyHashable` holding strings), as `JSONSerialization` produces. The dictionary is read
-    /// exactly as an AHAP file is (leniently, like Core Haptics).
+    /// exactly as an AHAP file is (leniently, like Core Haptics). A relative
+    /// `EventWaveformPath` is relative to the top of the app's bundle, as on iOS (for a program
+    /// not in a bundle, its executable's folder), not the working directory.
     ///
     /// - Throws: ``CHHapticError/Code/invalidPatternDictionary`` for a malformed or empty
     ///   dictionary (an empty `Pattern` too, as Apple's reader),
@@ -80,7 +82,7 @@ open class CHHapticPattern {
     public init(dictionary patternDict: [CHHapticPattern.Key: Any]) throws {
         let data = try PatternDictionary.json(patternDict)
         do {
-            hapticPattern = try AHAPDecoder().decode(data, source: "pattern dictionary").pattern
+            hapticPattern = try AHAPDecoder().decode(data, source: "pattern dictionary", baseDirectory: PatternDictionary.bundleFolder).pattern
         } catch {
             throw CHHapticError(error, fallback: .invalidPatternDictionary)
         }
@@ -119,7 +121,8 @@ open class CHHapticPattern {
     /// reads): `Version`, then `Pattern` with every event, then every parameter, then every
     /// curve. Keys are strings (``Key``), types and IDs their strings, numbers `NSNumber`s
     /// (times `Double`, values `Float`), so the result converts to JSON with
-    /// `JSONSerialization`.
+    /// `JSONSerialization`. An `EventWaveformPath` read relative to an AHAP file's folder is
+    /// written as a full path, so the dictionary plays the same sound wherever it is read.
     ///
     /// - Throws: ``CHHapticError/Code/operationNotPermitted`` when an event plays a
     ///   registered audio resource, as Core Haptics does.
