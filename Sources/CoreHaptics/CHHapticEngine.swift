@@ -294,12 +294,15 @@ open class CHHapticEngine {
             guard synchronous else {
                 return handler.value(mappedError.value) == .stopEngine ? .stopEngine : .leaveEngineRunning
             }
+            // The answer applies to the engine as it was at the call: a stopped engine stays
+            // as the app leaves it (Apple's single-tap sample asks before it starts the
+            // engine, and its tap plays), a running one stops.
+            let wasRunning = native.isRunning
             DispatchQueue.global().async {
                 call.waitUntilEnded()
-                guard handler.value(mappedError.value) == .stopEngine else { return }
-                let wasRunning = native.isRunning
+                guard handler.value(mappedError.value) == .stopEngine, wasRunning, native.isRunning else { return }
                 native.stop()
-                if wasRunning { native.stoppedHandler?(.notifyWhenFinished) }
+                native.stoppedHandler?(.notifyWhenFinished)
             }
             return .leaveEngineRunning
         }

@@ -42,6 +42,24 @@ struct FinishedNotificationTests {
         #expect(!native.isRunning)
     }
 
+    @Test("asked before the engine starts (Apple's single-tap sample), .stopEngine does not stop the engine started right after")
+    func askedBeforeStart() throws {
+        let native = HapticEngine(configuration: .init(device: "null"))
+        let engine = CHHapticEngine(hapticEngine: native)
+        let finished = DispatchSemaphore(value: 0)
+        engine.notifyWhenPlayersFinished { _ in
+            finished.signal()
+            return .stopEngine
+        }
+        try engine.start()
+        wait(finished, "the finished handler")
+        // Kept: the answer is applied on the handler's queue right after it returns; give it
+        // that moment before checking that it did not stop the engine.
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(native.isRunning)
+        engine.stop()
+    }
+
     @Test("with nothing playing, .leaveEngineRunning leaves it running and the handler still runs later")
     func idleEngineLeftRunning() throws {
         let native = HapticEngine(configuration: .init(device: "null"))
