@@ -340,6 +340,8 @@ open class CHHapticEngine {
 
     /// The native pattern with this engine's audio resources, and what releases them.
     private func prepare(_ pattern: CHHapticPattern) throws(CHHapticError) -> (HapticPattern, (@Sendable () -> Void)?) {
+        // What the pattern's events held that cannot play, found when it was made.
+        if let unplayable = pattern.unplayable { throw unplayable }
         // A wrapped native pattern was never checked: a time of 10¹⁴ s would trap the audio thread.
         try NumericInput.checkPlayable(pattern.hapticPattern)
         let ids = Set(pattern.audioResourceIDs.values)

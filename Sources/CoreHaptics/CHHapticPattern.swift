@@ -12,6 +12,10 @@ open class CHHapticPattern {
     public let hapticPattern: HapticPattern
     /// The registered audio resource of each `AudioCustom` event made with one, by event index.
     let audioResourceIDs: [Int: CHHapticAudioResourceID]
+    /// What makes a pattern made from events unplayable, found when it was made and thrown by
+    /// ``CHHapticEngine/makePlayer(with:)`` and ``exportDictionary()``, as Apple's pattern
+    /// converts its events only when a player is made.
+    let unplayable: CHHapticError?
 
     /// The pattern's length in seconds: the latest end of any event (a continuous event's end
     /// includes its release), parameter or curve.
@@ -19,43 +23,55 @@ open class CHHapticPattern {
 
     /// Creates a pattern from events and dynamic parameters (either may be empty).
     ///
-    /// - Throws: ``CHHapticError`` ``CHHapticError/Code/invalidEventType``,
-    ///   ``CHHapticError/Code/invalidParameterType``, ``CHHapticError/Code/invalidEventTime``
-    ///   or ``CHHapticError/Code/invalidEventDuration`` for an element that cannot play (times
-    ///   and ends must be finite, not negative and within 3,600 s, as in an AHAP file);
-    ///   ``CHHapticError/Code/badEventEntry`` for an event parameter value that is not a
-    ///   finite number, ``CHHapticError/Code/badParameterEntry`` for such a parameter or
-    ///   curve value, or a parameter's or curve's time out of range.
-    ///   An empty pattern is accepted here; making a player for it throws
-    ///   ``CHHapticError/Code/invalidPatternData``.
+    /// Nothing is thrown here for the events and parameters, as in Apple's SDK, which converts
+    /// them when a player is made: ``CHHapticEngine/makePlayer(with:)`` and
+    /// ``exportDictionary()`` throw what makes the pattern unplayable (and its ``duration`` is
+    /// 0): ``CHHapticError/Code/invalidEventType``, ``CHHapticError/Code/invalidParameterType``,
+    /// ``CHHapticError/Code/invalidEventTime`` or ``CHHapticError/Code/invalidEventDuration``
+    /// for an element that cannot play (times and ends must be finite, not negative and within
+    /// 3,600 s, as in an AHAP file); ``CHHapticError/Code/badEventEntry`` for an event parameter
+    /// value that is not a finite number, ``CHHapticError/Code/badParameterEntry`` for such a
+    /// parameter or curve value, or a parameter's or curve's time out of range;
+    /// ``CHHapticError/Code/invalidAudioResource`` for an `AudioCustom` event without a
+    /// registered resource. An empty pattern is accepted too; making a player for it throws
+    /// ``CHHapticError/Code/invalidPatternData``.
     public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
-        let (nativeEvents, ids) = try Self.convert(events)
-        let nativeParameters = try parameters.map { parameter throws(CHHapticError) -> HapticDynamicParameter in
-            HapticDynamicParameter(
-                try Self.convert(parameter.parameterID),
-                try NumericInput.value(parameter.value, .badParameterEntry, "a dynamic parameter's value"),
-                at: try NumericInput.time(parameter.relativeTime, .badParameterEntry, "a dynamic parameter's time"))
+        do {
+            let (nativeEvents, ids) = try Self.convert(events)
+            let nativeParameters = try parameters.map { parameter throws(CHHapticError) -> HapticDynamicParameter in
+                HapticDynamicParameter(
+                    try Self.convert(parameter.parameterID),
+                    try NumericInput.value(parameter.value, .badParameterEntry, "a dynamic parameter's value"),
+                    at: try NumericInput.time(parameter.relativeTime, .badParameterEntry, "a dynamic parameter's time"))
+            }
+            hapticPattern = HapticPattern(events: nativeEvents, parameters: nativeParameters)
+            audioResourceIDs = ids
+            unplayable = nil
+        } catch {
+            (hapticPattern, audioResourceIDs, unplayable) = (HapticPattern(events: []), [:], error)
         }
-        hapticPattern = HapticPattern(events: nativeEvents, parameters: nativeParameters)
-        audioResourceIDs = ids
     }
 
-    /// Creates a pattern from events and parameter curves (either may be empty).
-    ///
-    /// - Throws: as ``init(events:parameters:)``.
+    /// Creates a pattern from events and parameter curves (either may be empty); what cannot
+    /// play is thrown by ``CHHapticEngine/makePlayer(with:)``, as for ``init(events:parameters:)``.
     public init(events: [CHHapticEvent], parameterCurves: [CHHapticParameterCurve]) throws {
-        let (nativeEvents, ids) = try Self.convert(events)
-        let curves = try parameterCurves.map { curve throws(CHHapticError) -> HapticParameterCurve in
-            let start = try NumericInput.time(curve.relativeTime, .badParameterEntry, "a parameter curve's time")
-            let points = try curve.controlPoints.map { point throws(CHHapticError) in
-                let time = try NumericInput.time(point.relativeTime, .badParameterEntry, "a control point's time")
-                _ = try NumericInput.time(start + time, .badParameterEntry, "a control point's time in the pattern")
-                return HapticParameterCurve.ControlPoint(at: time, try NumericInput.value(point.value, .badParameterEntry, "a control point's value"))
+        do {
+            let (nativeEvents, ids) = try Self.convert(events)
+            let curves = try parameterCurves.map { curve throws(CHHapticError) -> HapticParameterCurve in
+                let start = try NumericInput.time(curve.relativeTime, .badParameterEntry, "a parameter curve's time")
+                let points = try curve.controlPoints.map { point throws(CHHapticError) in
+                    let time = try NumericInput.time(point.relativeTime, .badParameterEntry, "a control point's time")
+                    _ = try NumericInput.time(start + time, .badParameterEntry, "a control point's time in the pattern")
+                    return HapticParameterCurve.ControlPoint(at: time, try NumericInput.value(point.value, .badParameterEntry, "a control point's value"))
+                }
+                return HapticParameterCurve(try Self.convert(curve.parameterID), at: start, controlPoints: points)
             }
-            return HapticParameterCurve(try Self.convert(curve.parameterID), at: start, controlPoints: points)
+            hapticPattern = HapticPattern(events: nativeEvents, curves: curves)
+            audioResourceIDs = ids
+            unplayable = nil
+        } catch {
+            (hapticPattern, audioResourceIDs, unplayable) = (HapticPattern(events: []), [:], error)
         }
-        hapticPattern = HapticPattern(events: nativeEvents, curves: curves)
-        audioResourceIDs = ids
     }
 
     /// Creates a pattern from a dictionary with AHAP's structure, as iOS code writes it:
@@ -87,6 +103,7 @@ open class CHHapticPattern {
             throw CHHapticError(error, fallback: .invalidPatternDictionary)
         }
         audioResourceIDs = [:]
+        unplayable = nil
     }
 
     /// Creates a pattern from an AHAP file. `AudioCustom` events' sound files are relative
@@ -109,12 +126,14 @@ open class CHHapticPattern {
             throw CHHapticError(error, fallback: .invalidPatternData)
         }
         audioResourceIDs = [:]
+        unplayable = nil
     }
 
     /// Wraps a native pattern.
     public init(hapticPattern: HapticPattern) {
         self.hapticPattern = hapticPattern
         audioResourceIDs = [:]
+        unplayable = nil
     }
 
     /// The pattern as a dictionary with AHAP's structure (the form ``init(dictionary:)``
@@ -127,6 +146,7 @@ open class CHHapticPattern {
     /// - Throws: ``CHHapticError/Code/operationNotPermitted`` when an event plays a
     ///   registered audio resource, as Core Haptics does.
     open func exportDictionary() throws -> [CHHapticPattern.Key: Any] {
+        if let unplayable { throw unplayable }
         guard audioResourceIDs.isEmpty else {
             throw CHHapticError(.operationNotPermitted, "patterns with registered audio resources cannot be exported")
         }
