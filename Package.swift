@@ -53,7 +53,7 @@ let package = Package(
         // Layer 1: the pattern model and the AHAP format. No I/O beyond reading files.
         .target(name: "HapticsCore"),
         // Layer 2: synthesis — profiles, voices, mixer, rumble mapping, WAV.
-        .target(name: "HapticsRender", dependencies: ["HapticsCore", "CSystem"]),
+        .target(name: "HapticsRender", dependencies: ["HapticsCore", "CSystem", "CSndFile"]),
         // What Swift cannot call itself: a timed semaphore wait (a GNU extension Glibc does not
         // declare) and printf's `%.*f` (variadic).
         .target(name: "CSystem"),

@@ -40,7 +40,7 @@ open class CHHapticEngine {
     public typealias FinishedHandler = ((any Error)?) -> CHHapticEngine.FinishedAction
     /// Called when the engine stopped on its own, with why.
     public typealias StoppedHandler = (CHHapticEngine.StoppedReason) -> Void
-    /// Called after the engine restarted following a failure of its output.
+    /// Called after the engine reset itself following a failure of its output.
     public typealias ResetHandler = () -> Void
 
     /// What ``notifyWhenPlayersFinished(finishedHandler:)``'s handler asks for.
@@ -75,6 +75,8 @@ open class CHHapticEngine {
     package let outputSelection: HapticOutputSelection
     private let handlers = Handlers()
     private let resources = AudioResources()
+    /// Reopens a failed output by itself, as Apple's engine resets, then calls the reset handler.
+    private lazy var recovery = Recovery(engine: hapticEngine)
     /// Runs start and stop requests in order.
     private let lifecycle = DispatchQueue(label: "CHHapticEngine.lifecycle")
 
@@ -117,6 +119,10 @@ open class CHHapticEngine {
     }
 
     private func installHandlers() {
+        let recovery = self.recovery
+        // A program that exits without stopping the engine still has its output closed, after
+        // what it started has been heard (within 2 s): a file device then holds a valid WAV.
+        EnginesAtExit.register(hapticEngine)
         let handlers = self.handlers
         hapticEngine.stoppedHandler = { reason in
             let mapped: StoppedReason =
@@ -129,10 +135,14 @@ open class CHHapticEngine {
                 case .deviceLost: .gameControllerDisconnect
                 case .systemError: .systemError
                 }
+            // Before the handler, so that an app stopping the engine there cancels the reset.
+            if mapped == .gameControllerDisconnect || mapped == .systemError { recovery.begin() }
             handlers.lock.withLock { handlers.stopped }.value(mapped)
         }
         hapticEngine.resetHandler = { handlers.lock.withLock { handlers.reset }.value() }
     }
+
+    deinit { recovery.cancel() }
 
     // MARK: Capabilities
 
@@ -155,9 +165,13 @@ open class CHHapticEngine {
         set { handlers.lock.withLock { handlers.stopped = Unchecked(value: newValue) } }
     }
 
-    /// Called after ``start()`` reopened an output that had failed (say a gamepad unplugged
-    /// and plugged back). Players are kept, but what was playing stopped: restart it. Runs on
-    /// a background queue.
+    /// Called after the engine was reset, as on iOS: when its output fails (a device unplugged,
+    /// the sound server restarted), ``stoppedHandler`` is called, then the engine tries to
+    /// open the output again by itself (after 0.1 s, then at doubling intervals up to 2 s,
+    /// until the app stops or releases it) and calls this once it runs again. Also after a
+    /// ``start()`` that reopened a failed output. Players are kept, but what was playing
+    /// stopped: restart it here (calling ``start()`` here, as apps do, is harmless). Runs on a
+    /// background queue.
     open var resetHandler: ResetHandler {
         get { handlers.lock.withLock { handlers.reset.value } }
         set { handlers.lock.withLock { handlers.reset = Unchecked(value: newValue) } }
@@ -242,6 +256,7 @@ open class CHHapticEngine {
     open func stop(completionHandler: CompletionHandler? = nil) {
         let handler = Unchecked(value: completionHandler)
         let native = hapticEngine
+        recovery.cancel()
         lifecycle.async {
             native.stop()
             DispatchQueue.global().async { handler.value?(nil) }
@@ -251,6 +266,7 @@ open class CHHapticEngine {
     /// Stops the engine (see ``stop(completionHandler:)``). Runs on the caller's actor.
     nonisolated(nonsending) open func stop() async throws {
         let native = hapticEngine
+        recovery.cancel()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lifecycle.async {
                 native.stop()
@@ -263,15 +279,37 @@ open class CHHapticEngine {
         do { try native.start() } catch { throw CHHapticError(error) }
     }
 
-    /// Calls `finishedHandler` once no player is active (at once if none is or the engine is
-    /// stopped); its answer stops the engine or leaves it running. Runs on the engine's
-    /// notification thread, or on the calling thread when nothing is playing.
+    /// Calls `finishedHandler` once no player is active (soon if none is or the engine is
+    /// stopped); its answer stops the engine or leaves it running. Asynchronous, as Apple's
+    /// header says: the handler runs on the engine's notification thread, or, when nothing
+    /// was playing, on a background queue after this call has returned; never on the caller's
+    /// thread inside this call.
     open func notifyWhenPlayersFinished(finishedHandler: @escaping CHHapticEngine.FinishedHandler) {
         let handler = Unchecked(value: finishedHandler)
-        hapticEngine.notifyWhenPlayersFinished { error in
-            let action = handler.value(error.map { CHHapticError.wrapping($0) })
-            return action == .stopEngine ? .stopEngine : .leaveEngineRunning
+        let native = hapticEngine
+        // The native engine answers at once, on this thread, when nothing plays: hand that
+        // answer to a background queue, where the engine is stopped if the handler asks.
+        let caller = pthread_self()
+        let call = CallInProgress()
+        native.notifyWhenPlayersFinished { error in
+            let mappedError = Unchecked(value: error.map { CHHapticError.wrapping($0) })
+            let synchronous = call.isInProgress && pthread_equal(pthread_self(), caller) != 0
+            guard synchronous else {
+                return handler.value(mappedError.value) == .stopEngine ? .stopEngine : .leaveEngineRunning
+            }
+            // The answer applies to the engine as it was at the call: a stopped engine stays
+            // as the app leaves it (Apple's single-tap sample asks before it starts the
+            // engine, and its tap plays), a running one stops.
+            let wasRunning = native.isRunning
+            DispatchQueue.global().async {
+                call.waitUntilEnded()
+                guard handler.value(mappedError.value) == .stopEngine, wasRunning, native.isRunning else { return }
+                native.stop()
+                native.stoppedHandler?(.notifyWhenFinished)
+            }
+            return .leaveEngineRunning
         }
+        call.end()
     }
 
     // MARK: Players
@@ -305,6 +343,8 @@ open class CHHapticEngine {
 
     /// The native pattern with this engine's audio resources, and what releases them.
     private func prepare(_ pattern: CHHapticPattern) throws(CHHapticError) -> (HapticPattern, (@Sendable () -> Void)?) {
+        // What the pattern's events held that cannot play, found when it was made.
+        if let unplayable = pattern.unplayable { throw unplayable }
         // A wrapped native pattern was never checked: a time of 10¹⁴ s would trap the audio thread.
         try NumericInput.checkPlayable(pattern.hapticPattern)
         let ids = Set(pattern.audioResourceIDs.values)
@@ -325,11 +365,16 @@ open class CHHapticEngine {
         try play(pattern.hapticPattern)
     }
 
-    /// Plays AHAP data now, fire-and-forget, starting the engine if needed.
+    /// Plays AHAP data now, fire-and-forget, starting the engine if needed. A relative
+    /// `EventWaveformPath` is relative to the top of the app's bundle, as on iOS.
     /// - Throws: as ``playPattern(from:)-(URL)``.
     open func playPattern(from data: Data) throws {
         let pattern: HapticPattern
-        do { pattern = try AHAPDecoder().decode(data).pattern } catch { throw CHHapticError(error, fallback: .invalidPatternData) }
+        do {
+            pattern = try AHAPDecoder().decode(data, baseDirectory: PatternDictionary.bundleFolder).pattern
+        } catch {
+            throw CHHapticError(error, fallback: .invalidPatternData)
+        }
         try play(pattern)
     }
 
@@ -342,13 +387,17 @@ open class CHHapticEngine {
 
     /// Registers a sound file for ``CHHapticEvent/init(audioResourceID:parameters:relativeTime:)``.
     ///
+    /// Every format libsndfile reads plays (WAV, AIFF, CAF, FLAC, Ogg, MP3, …), mono or stereo,
+    /// resampled to the output's rate by libsoxr.
+    ///
     /// - Parameters:
     ///   - resourceURL: a local sound file.
     ///   - options: ``CHHapticAudioResourceKeyUseVolumeEnvelope`` and
     ///     ``CHHapticAudioResourceKeyLoopEnabled`` (`Bool`s).
     /// - Returns: the resource's ID (never 0).
     /// - Throws: ``CHHapticError/Code/fileNotFound`` when there is no such file,
-    ///   ``CHHapticError/Code/invalidAudioResource`` for a URL that is not a local file.
+    ///   ``CHHapticError/Code/invalidAudioResource`` for a URL that is not a local file or a
+    ///   file that is not a sound that can be decoded (the error names the file and why).
     open func registerAudioResource(_ resourceURL: URL, options: [AnyHashable: Any] = [:]) throws -> CHHapticAudioResourceID {
         guard resourceURL.isFileURL else {
             throw CHHapticError(.invalidAudioResource, "only local files can be audio resources, not \(resourceURL.absoluteString)")
@@ -356,6 +405,13 @@ open class CHHapticEngine {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resourceURL.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw CHHapticError(.fileNotFound, "no such audio file: \(resourceURL.path)")
+        }
+        // Decoded now, as Apple verifies the file at registration: a sound that cannot be
+        // decoded is an error here, never silence when it plays.
+        do {
+            _ = try AudioClip.load(path: resourceURL.path)
+        } catch {
+            throw CHHapticError(error.reason == .missing ? .fileNotFound : .invalidAudioResource, error.description)
         }
         func flag(_ key: String) -> Bool? {
             for (candidate, value) in options {
@@ -380,6 +436,17 @@ open class CHHapticEngine {
     open func unregisterAudioResource(_ resourceID: CHHapticAudioResourceID) throws {
         try resources.unregister(resourceID)
     }
+
+    // MARK: NSObject's identity
+
+    /// The instance's class and address (`<CHHapticEngine: 0x…>`), as `NSObject` describes it.
+    open var description: String { instanceDescription(self) }
+    /// The same as ``description``.
+    open var debugDescription: String { description }
+    /// Whether `object` is this very instance (override to compare by value, with ``hash``).
+    open func isEqual(_ object: Any?) -> Bool { object.map { $0 as AnyObject } === self }
+    /// The instance's identity as a number (override with ``isEqual(_:)``).
+    open var hash: Int { ObjectIdentifier(self).hashValue }
 }
 
 /// The engine's handlers, shared with the native engine's callbacks (which may run while the
@@ -388,6 +455,60 @@ private final class Handlers: @unchecked Sendable {
     let lock = NSLock()
     var stopped = Unchecked<CHHapticEngine.StoppedHandler>(value: { _ in })
     var reset = Unchecked<CHHapticEngine.ResetHandler>(value: {})
+}
+
+/// Brings an engine whose output failed (a device unplugged, the sound server restarted, an
+/// output error) back, as Apple's engine resets itself: it tries to start the native engine
+/// again, 0.1 s after the failure and then at doubling intervals of at most 2 s, until it runs,
+/// the app stops the engine or the engine is released. The native engine calls the reset
+/// handler when such a start succeeds; apps restart their players there.
+private final class Recovery: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var engine: HapticEngine?
+    /// Bumped by each failure and each cancel: an attempt of an older generation gives up.
+    private var generation = 0
+
+    init(engine: HapticEngine) { self.engine = engine }
+
+    func begin() {
+        let current = lock.withLock {
+            generation += 1
+            return generation
+        }
+        attempt(current, after: 0.1)
+    }
+
+    func cancel() { lock.withLock { generation += 1 } }
+
+    private func attempt(_ current: Int, after delay: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, self.lock.withLock({ self.generation == current }), let engine = self.engine, !engine.isRunning else { return }
+            do {
+                try engine.start()
+            } catch {
+                self.attempt(current, after: min(2, delay * 2))
+            }
+        }
+    }
+}
+
+/// Whether a call is still running, for a callback to tell whether it runs inside it, and
+/// to wait until it has returned.
+private final class CallInProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var inProgress = true
+    private let ended = DispatchSemaphore(value: 0)
+    var isInProgress: Bool { lock.withLock { inProgress } }
+
+    func end() {
+        lock.withLock { inProgress = false }
+        ended.signal()
+    }
+
+    func waitUntilEnded() {
+        ended.wait()
+        ended.signal()
+    }
 }
 
 /// Registered audio resources and how many players use each.

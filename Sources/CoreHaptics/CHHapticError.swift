@@ -85,22 +85,55 @@ public struct CHHapticError: CustomNSError, LocalizedError, Hashable, Sendable {
     public let code: Code
     /// What went wrong, in one sentence.
     public let message: String
+    /// What ``init(_:userInfo:)`` was given, kept whole (`userInfo` values need not be
+    /// `Sendable`; they are only read).
+    private let extraUserInfo: UserInfo
 
-    /// Creates an error with a code and, optionally, `NSLocalizedDescriptionKey` in `userInfo`.
+    /// Creates an error with a code and `userInfo`, all of which ``userInfo`` returns, as
+    /// Apple's overlay keeps it; its `NSLocalizedDescriptionKey` is the ``message``.
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
         message = userInfo[NSLocalizedDescriptionKey] as? String ?? "Core Haptics error \(code.rawValue) (\(code))"
+        extraUserInfo = UserInfo(userInfo)
     }
 
     init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+        extraUserInfo = UserInfo([:])
     }
+
+    /// The user info given to ``init(_:userInfo:)``, with `NSLocalizedDescriptionKey` set to
+    /// ``message``.
+    public var userInfo: [String: Any] {
+        var info = extraUserInfo.values
+        info[NSLocalizedDescriptionKey] = message
+        return info
+    }
+
+    /// The error as an `NSError` (domain `com.apple.CoreHaptics`, Apple's code, ``userInfo``),
+    /// as Apple's overlay gives it; `error as NSError` gives the same.
+    public var _nsError: NSError { NSError(domain: Self.errorDomain, code: errorCode, userInfo: userInfo) }
 
     public static var errorDomain: String { CoreHapticsErrorDomain }
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    public var errorUserInfo: [String: Any] { userInfo }
     public var errorDescription: String? { message }
+
+    /// Whether two errors have the same code and message (user info is not compared).
+    public static func == (lhs: CHHapticError, rhs: CHHapticError) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
+
+    /// Hashes the code and message.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+    }
+
+    /// Holds user info, which is only read once stored.
+    private final class UserInfo: @unchecked Sendable {
+        let values: [String: Any]
+        init(_ values: [String: Any]) { self.values = values }
+    }
 
     public static var engineNotRunning: Code { .engineNotRunning }
     public static var operationNotPermitted: Code { .operationNotPermitted }
@@ -159,8 +192,9 @@ extension CHHapticError {
         }
         if location.contains(".Parameter") { return .badParameterEntry }
         if diagnostic.message.contains("pattern is empty") || diagnostic.message.contains("no usable element") {
-            // Empty patterns are refused with the same code as the engine's players use.
-            return .invalidPatternData
+            // Apple's dictionary reader: -4814 "Empty pattern"; files and data keep the code
+            // the engine's players use for an empty pattern.
+            return fallback == .invalidPatternDictionary ? .invalidPatternDictionary : .invalidPatternData
         }
         return fallback
     }

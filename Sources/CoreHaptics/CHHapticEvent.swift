@@ -11,9 +11,10 @@ open class CHHapticEvent {
     /// Seconds from the pattern's start.
     open var relativeTime: TimeInterval
     /// The event's length in seconds. A transient's duration only pads the pattern; a
-    /// continuous event sounds for this long, then releases. 0 for a continuous event means
-    /// it is silent (Apple's header calls it "no fixed end"; Apple's engine needs a duration
-    /// for it to sound too).
+    /// continuous event sounds for this long, then releases. 0 (unset) for a continuous
+    /// event means no fixed end, as Apple's header says: in a pattern made from events it
+    /// sounds until its player stops (a non-sustained one until its envelope has decayed),
+    /// at most until the 3,600 s a pattern may last, which then is the pattern's duration.
     open var duration: TimeInterval
     /// The registered audio resource an ``EventType/audioCustom`` event plays.
     let audioResourceID: CHHapticAudioResourceID?
@@ -64,4 +65,15 @@ open class CHHapticEvent {
         self.duration = duration
         audioResourceID = resID
     }
+
+    // MARK: NSObject's identity
+
+    /// The instance's class and address (`<CHHapticEvent: 0x…>`), as `NSObject` describes it.
+    open var description: String { instanceDescription(self) }
+    /// The same as ``description``.
+    open var debugDescription: String { description }
+    /// Whether `object` is this very instance (override to compare by value, with ``hash``).
+    open func isEqual(_ object: Any?) -> Bool { object.map { $0 as AnyObject } === self }
+    /// The instance's identity as a number (override with ``isEqual(_:)``).
+    open var hash: Int { ObjectIdentifier(self).hashValue }
 }

@@ -14,6 +14,17 @@ open class CHHapticParameterCurve {
             relativeTime = time
             self.value = value
         }
+
+        // MARK: NSObject's identity
+
+        /// The instance's class and address (`<ControlPoint: 0x…>`), as `NSObject` describes it.
+        open var description: String { instanceDescription(self) }
+        /// The same as ``description``.
+        open var debugDescription: String { description }
+        /// Whether `object` is this very instance (override to compare by value, with ``hash``).
+        open func isEqual(_ object: Any?) -> Bool { object.map { $0 as AnyObject } === self }
+        /// The instance's identity as a number (override with ``isEqual(_:)``).
+        open var hash: Int { ObjectIdentifier(self).hashValue }
     }
 
     /// Which control the curve drives.
@@ -29,4 +40,15 @@ open class CHHapticParameterCurve {
         self.controlPoints = controlPoints
         self.relativeTime = relativeTime
     }
+
+    // MARK: NSObject's identity
+
+    /// The instance's class and address (`<CHHapticParameterCurve: 0x…>`), as `NSObject` describes it.
+    open var description: String { instanceDescription(self) }
+    /// The same as ``description``.
+    open var debugDescription: String { description }
+    /// Whether `object` is this very instance (override to compare by value, with ``hash``).
+    open func isEqual(_ object: Any?) -> Bool { object.map { $0 as AnyObject } === self }
+    /// The instance's identity as a number (override with ``isEqual(_:)``).
+    open var hash: Int { ObjectIdentifier(self).hashValue }
 }

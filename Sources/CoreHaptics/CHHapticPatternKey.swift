@@ -7,12 +7,20 @@ extension CHHapticPattern {
     /// instance after `JSONSerialization`. Swift on Linux has no such bridging for structs
     /// (a cast from `[String: Any]` would crash), so here the key *is* `String`, with Apple's
     /// constants (`CHHapticPattern.Key.event`, or `.event` where a key is expected) and
-    /// `init(rawValue:)`/`rawValue`. Everything iOS code writes with keys compiles and
-    /// behaves the same; `exportDictionary()` results go straight into `JSONSerialization`.
+    /// `init(rawValue:)`/`rawValue`/`RawValue`. Everything iOS code writes with keys compiles
+    /// and behaves the same; `exportDictionary()` results go straight into `JSONSerialization`,
+    /// and `JSONSerialization` results cast to `[CHHapticPattern.Key: Any]`. A struct key, as
+    /// Apple's, was tried: on Linux a `[String: Any]` (what `JSONSerialization` returns) does
+    /// not cast to a dictionary keyed by it (`as?` gives nil, `as!` traps), and a dictionary
+    /// keyed by it is not valid JSON, so both JSON idioms of iOS code would break.
     public typealias Key = String
 }
 
 extension String {
+    /// The type of a ``CHHapticPattern/Key``'s ``rawValue``, as Apple's `Key.RawValue`: Codable
+    /// pattern models write `enum CodingKeys: CHHapticPattern.Key.RawValue, CodingKey`.
+    public typealias RawValue = String
+
     /// Makes a ``CHHapticPattern/Key`` from its string, as Apple's `Key(rawValue:)` does.
     public init(rawValue: String) { self = rawValue }
 

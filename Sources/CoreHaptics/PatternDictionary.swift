@@ -169,6 +169,11 @@ enum PatternDictionary {
 
     typealias Key = CHHapticPattern.Key
 
+    /// The folder relative `EventWaveformPath`s of dictionaries and AHAP data are in: the top
+    /// of the app's bundle, as on iOS (for a program that is not in a bundle, its executable's
+    /// folder), not the working directory.
+    static var bundleFolder: URL { Bundle.main.resourceURL ?? Bundle.main.bundleURL }
+
     /// A native pattern as a Core Haptics dictionary: events, then parameters, then curves.
     static func export(_ pattern: HapticPattern) -> [Key: Any] {
         var elements: [[Key: Any]] = []
@@ -182,7 +187,11 @@ enum PatternDictionary {
                 },
             ]
             if event.kind == .audioCustom, let audio = event.audio {
-                entry[.eventWaveformPath] = audio.path
+                // Relative to the app's bundle, as a dictionary's paths are read, when it was
+                // relative to it; otherwise the full path, which resolves the same anywhere.
+                entry[.eventWaveformPath] =
+                    audio.directory == nil || audio.directory?.standardizedFileURL == bundleFolder.standardizedFileURL
+                    ? audio.path : audio.resolvedPath
                 if let envelope = audio.usesVolumeEnvelope { entry[.eventWaveformUseVolumeEnvelope] = envelope }
                 if let loops = audio.loopEnabled { entry[.eventWaveformLoopEnabled] = loops }
             }

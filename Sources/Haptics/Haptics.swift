@@ -20,7 +20,8 @@ public enum Haptics {
 
     /// Plays a feedback kind now. Returns at once; the feedback plays on the audio thread.
     /// A program that exits right after should use `try await Haptics.play(_:)` or
-    /// ``playAndWait(_:)-(HapticFeedback)``, which return once it has been heard.
+    /// ``playAndWait(_:)-(HapticFeedback)``, which return once it has been heard (at exit the
+    /// shared engine is given at most 2 s to finish, then closed).
     ///
     /// - Throws: ``HapticError`` when no output device can be opened.
     public static func play(_ feedback: HapticFeedback) throws {
@@ -78,6 +79,7 @@ public enum Haptics {
             let created = selection.makeEngine()
             created.isAutoShutdownEnabled = true
             try created.start()
+            EnginesAtExit.register(created)
             shared = (created, selection)
             return created
         }

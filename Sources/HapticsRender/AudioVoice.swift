@@ -11,8 +11,9 @@ import HapticsCore
 ///   brightness 0 is a pure sine, 1 a buzzy, reedy tone. The mix is scaled by 1/(1 + 0.53·b),
 ///   which keeps its peak at or under the fundamental's. At volume 1 the tone peaks at 0.5
 ///   (−6 dBFS), leaving headroom for the haptics it is mixed with.
-/// - **Sound file** (`AudioCustom`): played as recorded at volume 1, resampled linearly to the
-///   output rate. `AudioPitch` changes the playback speed, `2^pitch` (±1: an octave up or down,
+/// - **Sound file** (`AudioCustom`): played as recorded at volume 1, resampled to the output
+///   rate by libsoxr when the synth is made (linearly, here, where libsoxr is missing).
+///   `AudioPitch` changes the playback speed, `2^pitch` (±1: an octave up or down,
 ///   shorter or longer), like a tape; so does the player's `playbackRate`, since the file's
 ///   position follows pattern time. `AudioBrightness` below 1 closes a gentle one-pole low-pass
 ///   filter, cutoff `400 Hz × 50^b` (400 Hz at 0, 20 kHz near 1; 1 is no filter).

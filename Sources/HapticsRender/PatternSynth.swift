@@ -14,6 +14,8 @@ package final class PatternSynth {
     package let pattern: CompiledPattern
     package let profile: ActuatorProfile
     package let sampleRate: Double
+    /// The pattern's sound files at ``sampleRate`` (resampled here, not on the audio thread).
+    let clips: [AudioClip]
 
     /// Whether any voice sounded in the last block rendered: when not, nothing was added to
     /// the outputs, and a caller may skip mixing that block.
@@ -82,6 +84,7 @@ package final class PatternSynth {
     /// Creates a synth positioned at the pattern's start.
     package init(pattern: CompiledPattern, profile: ActuatorProfile, sampleRate: Double, voiceCapacity: Int = 128, minimumTransientLength: Double = 0) {
         self.pattern = pattern
+        clips = pattern.clips.map { $0.resampled(to: sampleRate) }
         self.minimumTransientLength = minimumTransientLength
         self.profile = profile
         self.sampleRate = sampleRate
@@ -366,7 +369,7 @@ package final class PatternSynth {
         }
         let shape = AudioShape(event, pattern: pattern, runtime: runtimeControls)
         guard shape.end > elapsed else { return }
-        let clip = event.clip >= 0 ? pattern.clips[event.clip] : nil
+        let clip = event.clip >= 0 ? clips[event.clip] : nil
         if event.isCustom && clip == nil { return }
         let pitch = HapticControl.pitch.apply(control(.pitch, at: event.time + elapsed), to: event.pitch)
         audioVoices[activeAudioVoices] = AudioVoice(

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// A failure loading the sound file of an `AudioCustom` event, naming the file.
 public struct SoundFileError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -42,7 +43,10 @@ package final class AudioClip: @unchecked Sendable {
     /// Largest sound file read, in bytes: 64 MiB is about 6 minutes of 48 kHz 32-bit stereo.
     package static let defaultByteLimit = 64 << 20
 
-    private init(channelCount: Int, sampleRate: Double, frameCount: Int, samples: UnsafeMutableBufferPointer<Float>) {
+    /// Copies at other rates made by ``resampled(to:)``, by rate.
+    let resamplings = Mutex<[Double: AudioClip]>([:])
+
+    init(channelCount: Int, sampleRate: Double, frameCount: Int, samples: UnsafeMutableBufferPointer<Float>) {
         self.channelCount = channelCount
         self.sampleRate = sampleRate
         self.frameCount = frameCount
@@ -60,11 +64,13 @@ package final class AudioClip: @unchecked Sendable {
         return (0..<frameCount).map { samples[$0 * channelCount + c] }
     }
 
-    /// Reads a WAV file: PCM 16, 24 or 32-bit integer or 32-bit float (plain or
-    /// `WAVE_FORMAT_EXTENSIBLE`), mono or stereo, at any rate from 1 kHz to 384 kHz.
+    /// Reads a sound file: a WAV file (PCM 16, 24 or 32-bit integer or 32-bit float, plain or
+    /// `WAVE_FORMAT_EXTENSIBLE`, mono or stereo) itself, any other file libsndfile reads
+    /// (AIFF, CAF, FLAC, Ogg, MP3, other WAV encodings, …) through libsndfile; any rate from
+    /// 1 kHz to 384 kHz.
     ///
     /// - Throws: ``SoundFileError`` naming the file: missing, unreadable, larger than
-    ///   `byteLimit`, or not a WAV file of those formats.
+    ///   `byteLimit`, or not a sound file either reads.
     package static func load(path: String, byteLimit: Int = defaultByteLimit) throws(SoundFileError) -> AudioClip {
         func fail(_ reason: SoundFileError.Reason, _ detail: String) -> SoundFileError {
             SoundFileError(path: path, reason: reason, detail: detail)
@@ -88,7 +94,19 @@ package final class AudioClip: @unchecked Sendable {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(SoundFileError) in try decode(raw, name: path) }
         }
-        return try result.get()
+        switch result {
+        case .success(let clip): return clip
+        case .failure(let wavError) where wavError.reason == .malformed:
+            // Not a WAV file this reader decodes: libsndfile may. If it does not either, a
+            // WAV file's problem is the WAV reader's finding, any other file's libsndfile's.
+            do {
+                return try decodeWithSndFile(path: path, byteLimit: byteLimit)
+            } catch {
+                let isWAV = data.prefix(4).elementsEqual("RIFF".utf8)
+                throw isWAV && error.reason == .malformed ? wavError : error
+            }
+        case .failure(let error): throw error
+        }
     }
 
     /// Decodes WAV bytes; errors name the data `name`.

@@ -10,7 +10,8 @@ struct AudioResourceMappingTests {
     func mapping() throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
-        let sound = try folder.write("sound.wav", "RIFF")
+        let sound = folder.file("sound.wav")
+        _ = try TestWAV.write(TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 48_000), sampleRate: 48_000, to: sound)
         let engine = CHHapticEngine(hapticEngine: HapticEngine(device: "null"))
         let id = try engine.registerAudioResource(sound, options: [CHHapticAudioResourceKeyLoopEnabled: true])
         let event = CHHapticEvent(

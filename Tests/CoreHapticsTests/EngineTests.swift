@@ -234,18 +234,25 @@ struct EngineTests {
         }
     }
 
-    @Test("patterns refuse what cannot play, with Apple's codes")
+    @Test("patterns with what cannot play are made, and makePlayer refuses them with Apple's codes, as Apple's pattern converts its events then")
     func patternErrors() throws {
+        let native = CHHapticEngine(hapticEngine: HapticEngine(device: "null"))
         let bogusType = CHHapticEvent(eventType: CHHapticEvent.EventType(rawValue: "HapticBogus"), parameters: [], relativeTime: 0)
-        expectError(.invalidEventType) { _ = try CHHapticPattern(events: [bogusType], parameters: []) }
         let early = CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: -1)
-        expectError(.invalidEventTime) { _ = try CHHapticPattern(events: [early], parameters: []) }
         let bogusParameter = CHHapticEvent(
             eventType: .hapticTransient,
             parameters: [
                 CHHapticEventParameter(parameterID: CHHapticEvent.ParameterID("Loudness"), value: 1)
             ], relativeTime: 0)
-        expectError(.invalidParameterType) { _ = try CHHapticPattern(events: [bogusParameter], parameters: []) }
+        for (event, code) in [(bogusType, CHHapticError.Code.invalidEventType), (early, .invalidEventTime), (bogusParameter, .invalidParameterType)] {
+            // Made without an error (before, init threw)…
+            let pattern = try CHHapticPattern(events: [event], parameters: [])
+            #expect(pattern.duration == 0)
+            // …refused where Apple refuses it.
+            expectError(code) { _ = try native.makePlayer(with: pattern) }
+            expectError(code) { _ = try native.makeAdvancedPlayer(with: pattern) }
+            expectError(code) { _ = try pattern.exportDictionary() }
+        }
 
         let output = FileOutput()
         try output.run {

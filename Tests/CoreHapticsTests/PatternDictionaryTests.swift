@@ -119,7 +119,7 @@ struct PatternDictionaryTests {
 
     @Test("malformed dictionaries throw the code naming what is wrong")
     func dictionaryErrors() {
-        expectError(.invalidPatternData) { _ = try CHHapticPattern(dictionary: [.pattern: [Any]()]) }
+        expectError(.invalidPatternDictionary) { _ = try CHHapticPattern(dictionary: [.pattern: [Any]()]) }
         expectError(.invalidPatternDictionary) { _ = try CHHapticPattern(dictionary: [.version: 1.0]) }
         expectError(.invalidEventType) {
             _ = try CHHapticPattern(dictionary: [
@@ -163,6 +163,6 @@ struct PatternDictionaryTests {
         try Data(#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient",}},]}"#.utf8).write(to: url)
         let pattern = try CHHapticPattern(contentsOf: url)
         #expect(pattern.hapticPattern.events.count == 1, "trailing commas are accepted, as Core Haptics does")
-        expectError(.fileNotFound) { _ = try CHHapticPattern(contentsOf: url.appendingPathExtension("missing")) }
+        expectError(.fileNotFound) { _ = try CHHapticPattern(contentsOf: url.deletingLastPathComponent().appendingPathComponent("missing.ahap")) }
     }
 }

@@ -143,7 +143,8 @@ struct PortingTests {
     func audioResources() throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
-        let sound = try folder.write("sound.wav", "RIFF")
+        let sound = folder.file("sound.wav")
+        _ = try TestWAV.write(TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 48_000), sampleRate: 48_000, to: sound)
         let output = FileOutput()
         try output.run {
             let engine = try CHHapticEngine()

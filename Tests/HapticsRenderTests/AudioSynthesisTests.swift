@@ -379,9 +379,15 @@ struct AudioSynthesisTests {
         #expect(garbage?.reason == .malformed && garbage?.description == "\(path)/a.wav: not a WAV file (no RIFF/WAVE header)")
         var eightBit = TestWAV.bytes([0, 0.5], channels: 1, sampleRate: 8000)
         eightBit[34] = 8
-        #expect(load("b.wav", eightBit)?.description == "\(path)/b.wav: 8-bit integer PCM is not supported (16, 24 or 32-bit integer PCM, or 32-bit float)")
+        // WAV encodings and layouts the reader does not decode itself go to libsndfile, which
+        // does (more channels are mixed into stereo).
+        #expect(load("b.wav", eightBit) == nil)
         let surround = TestWAV.bytes([0, 0, 0, 0, 0, 0], channels: 6, sampleRate: 48000)
-        #expect(load("c.wav", surround)?.description == "\(path)/c.wav: 6 channels; sound files must be mono or stereo")
+        #expect(load("c.wav", surround) == nil)
+        let text = load("f.aiff", Array("not a sound".utf8))
+        #expect(
+            text?.reason == .malformed && text?.description.hasPrefix("\(path)/f.aiff: not a sound file libsndfile reads") == true,
+            "\(String(describing: text))")
         let big = load("d.wav", TestWAV.bytes([Float](repeating: 0.1, count: 1000), channels: 1, sampleRate: 8000), limit: 1000)
         #expect(big?.reason == .tooLarge && big?.description.hasPrefix("\(path)/d.wav: the sound file is 2044 bytes") == true)
         #expect(load("e.wav", nil)?.reason == .missing)

@@ -80,7 +80,8 @@ struct AppleRichExperiencesTests {
           { "Event": { "Time": 0.1, "EventType": "HapticTransient", "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.4 } ] } },
           { "Event": { "Time": 0.2, "EventType": "HapticTransient", "EventDuration": 0.1, "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.4 } ] } } ] }
         """.utf8).write(to: folder.file("Texture.ahap"))
-        try Data("RIFF".utf8).write(to: folder.file("Splash.wav"))
+        // A silent splash: a real sound file, which plays without masking the taps measured here.
+        _ = try TestWAV.write([Float](repeating: 0, count: 4_800), sampleRate: 48_000, to: folder.file("Splash.wav"))
 
         let output = FileOutput()
         let x = try output.run { () throws -> [Float] in

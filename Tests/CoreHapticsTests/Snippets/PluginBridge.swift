@@ -67,7 +67,7 @@ struct PluginBridgeTests {
             return (try output.samples(seconds: 0.3), bad, empty)
         }
         #expect(badCode == CHHapticError.Code.invalidEventType.rawValue)
-        #expect(emptyCode == CHHapticError.Code.invalidPatternData.rawValue)
+        #expect(emptyCode == CHHapticError.Code.invalidPatternDictionary.rawValue, "Apple's reader: -4814, empty pattern")
         let onsets = Taps.onsets(x)
         try #require(onsets.count == 2, "onsets \(onsets)")
         #expect(onsets[1] - onsets[0] == 2400)
