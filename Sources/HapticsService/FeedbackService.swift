@@ -325,14 +325,17 @@ package final class FeedbackService {
     /// clamps it to 0…1 and each step to 10 s; so does this).
     package static func vibrationPattern(_ steps: some Sequence<(amplitude: Double, milliseconds: UInt32)>) -> HapticPattern {
         var events: [HapticEvent] = []
-        var time = 0.0
+        var milliseconds: UInt64 = 0
         for step in steps {
-            let seconds = Double(min(step.milliseconds, 10_000)) / 1000
+            let length = min(step.milliseconds, 10_000)
             let amplitude = step.amplitude.isNaN ? 0 : min(1, max(0, step.amplitude))
-            if amplitude > 0 && seconds > 0 {
-                events.append(.continuous(at: time, duration: seconds, intensity: amplitude, sharpness: 0.5, sustained: true))
+            if amplitude > 0 && length > 0 {
+                events.append(
+                    .continuous(
+                        at: Double(milliseconds) / 1000, duration: Double(length) / 1000, intensity: amplitude, sharpness: 0.5,
+                        sustained: true))
             }
-            time += seconds
+            milliseconds += UInt64(length)
         }
         return HapticPattern(events: events)
     }
