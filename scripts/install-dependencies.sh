@@ -9,9 +9,10 @@
 #   libkissfft-dev      the FFT behind `haptics analyze`
 #   sox                 the render benchmark's anchor (a sine synthesised to a WAV file)
 #   zsh, fish           the shell completion scripts' tests run them (bash is there already)
+#   sound-theme-freedesktop, libglib2.0-bin  the feedback service's sounds and GSettings tests
 # Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish)
+packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish sound-theme-freedesktop libglib2.0-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
