@@ -41,20 +41,23 @@ package enum FeedbackDaemon {
         }
         defer { close(signals) }
 
+        let settings = FeedbackSettings.load(environment: options.environment)
+        for problem in settings.problems { log(problem) }
         let theme: FeedbackTheme
         do {
-            theme = try loadTheme(options)
+            theme = try loadTheme(options, settings: settings)
         } catch {
             log("\(error)")
             return 1
         }
+        for warning in theme.warnings { log(warning) }
         let made = makeFeedbackEngine(
             device: options.device, profile: options.profile, environment: options.environment, idleTimeout: options.idleTimeout)
         for problem in made.problems { log(problem) }
         let inbox = CompletionInbox()
         let output = EngineFeedbackOutput(engine: made.engine, hasHaptics: made.hasHaptics, inbox: inbox)
         let service = FeedbackService(
-            theme: theme, settings: FeedbackSettings.load(environment: options.environment), output: output,
+            theme: theme, settings: settings, output: output,
             now: monotonicSeconds, report: log)
         let bus: FeedbackBus
         do {
@@ -116,22 +119,26 @@ package enum FeedbackDaemon {
         return status
     }
 
-    /// The theme `--theme` names, else the one feedbackd would find.
-    private static func loadTheme(_ options: FeedbackDaemonOptions) throws -> FeedbackTheme {
+    /// The theme `--theme` names, else the one feedbackd would find (by the settings' name).
+    private static func loadTheme(_ options: FeedbackDaemonOptions, settings: FeedbackSettings) throws -> FeedbackTheme {
         if let file = options.themeFile {
             return try FeedbackTheme(contentsOf: URL(fileURLWithPath: file), environment: options.environment)
         }
-        return try FeedbackTheme.load(environment: options.environment)
+        return try FeedbackTheme.load(environment: options.environment, themeName: settings.themeName)
     }
 
-    /// SIGHUP: the theme and settings read again; a theme that fails keeps the old one.
+    /// SIGHUP: the settings and the theme read again; a theme that fails keeps the old one.
     private static func reload(_ service: FeedbackService, options: FeedbackDaemonOptions) {
+        let settings = FeedbackSettings.load(environment: options.environment)
+        for problem in settings.problems { log(problem) }
+        service.settings = settings
         do {
-            service.theme = try loadTheme(options)
+            let theme = try loadTheme(options, settings: settings)
+            for warning in theme.warnings { log(warning) }
+            service.theme = theme
         } catch {
             log("reloading the theme: \(error); keeping the previous one")
         }
-        service.settings = FeedbackSettings.load(environment: options.environment)
     }
 
     /// poll's timeout in milliseconds: -1 (none) when nothing is pending.

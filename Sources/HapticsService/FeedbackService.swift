@@ -233,6 +233,8 @@ package final class FeedbackService {
         }
         guard newLevel != level else { return false }
         level = newLevel
+        // Kept where feedbackd keeps it (GSettings), as feedbackd does.
+        if let problem = settings.setProfile(newLevel) { reportOnce("set profile", problem) }
         for event in events.values where event.level > newLevel {
             finish(event.id, reason: .explicit)
         }

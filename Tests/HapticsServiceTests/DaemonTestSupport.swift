@@ -22,6 +22,15 @@ let daemonTestsUnavailable: String? = {
     return probe.terminationStatus == 0 ? nil : "python3-gi is missing (scripts/install-dependencies.sh installs it)"
 }()
 
+/// The built-in theme's source in the package (`Themes/default.json`).
+let builtInThemeFile: String = {
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        folder = folder.deletingLastPathComponent()
+    }
+    return folder.appendingPathComponent("Themes/default.json").path
+}()
+
 /// What a skipped daemon test says.
 let daemonTestsSkipReason: Comment = "needs dbus-daemon and python3-gi (scripts/install-dependencies.sh installs them)"
 
@@ -51,11 +60,13 @@ final class PrivateSessionBus: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// An environment for processes on this bus: no settings or themes of the user's.
+    /// An environment for processes on this bus: no settings of the user's, and the toolkit's
+    /// own theme (the installed feedbackd theme's Led and missing sounds are logged at start).
     var environment: [String: String] {
         [
             "DBUS_SESSION_BUS_ADDRESS": address, "HOME": folder.path, "XDG_CONFIG_HOME": folder.path("config"),
             "XDG_DATA_HOME": folder.path("data"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "FEEDBACK_THEME": builtInThemeFile,
         ]
     }
 

@@ -241,7 +241,10 @@ struct DaemonTests {
         let folder = try TemporaryFolder()
         let daemon = try BackgroundHaptics(
             ["daemon", "--device", "null"], in: folder.url,
-            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path("none"))", "XDG_RUNTIME_DIR": folder.path, "HOME": folder.path])
+            environment: [
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path("none"))", "XDG_RUNTIME_DIR": folder.path, "HOME": folder.path,
+                "FEEDBACK_THEME": builtInThemeFile,
+            ])
         let outcome = try await daemon.wait()
         #expect(outcome.status == 1)
         #expect(outcome.errorLines.count == 1)
