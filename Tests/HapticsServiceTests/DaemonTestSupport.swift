@@ -47,6 +47,9 @@ final class PrivateSessionBus: @unchecked Sendable {
         address = "unix:path=\(socket)"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
+        // Services the bus starts (dconf's, for GSettings) get the scratch folder as their home,
+        // so nothing a test sets reaches the user's settings.
+        process.environment = isolatedEnvironment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -60,13 +63,18 @@ final class PrivateSessionBus: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// An environment for processes on this bus: no settings of the user's, and the toolkit's
-    /// own theme (the installed feedbackd theme's Led and missing sounds are logged at start).
+    /// An environment for processes on this bus: no settings of the user's (GSettings in
+    /// memory, a scratch home), and the toolkit's own theme (the installed feedbackd theme's
+    /// Led and missing sounds are logged at start).
     var environment: [String: String] {
+        isolatedEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": address, "FEEDBACK_THEME": builtInThemeFile]) { $1 }
+    }
+
+    private var isolatedEnvironment: [String: String] {
         [
-            "DBUS_SESSION_BUS_ADDRESS": address, "HOME": folder.path, "XDG_CONFIG_HOME": folder.path("config"),
-            "XDG_DATA_HOME": folder.path("data"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "FEEDBACK_THEME": builtInThemeFile,
+            "HOME": folder.path, "XDG_CONFIG_HOME": folder.path("config"), "XDG_DATA_HOME": folder.path("data"),
+            "XDG_CACHE_HOME": folder.path("cache"), "XDG_RUNTIME_DIR": folder.path, "GSETTINGS_BACKEND": "memory",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
     }
 

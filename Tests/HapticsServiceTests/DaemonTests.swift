@@ -237,6 +237,19 @@ struct DaemonTests {
         #expect(try await second.wait().status == 0)
     }
 
+    @Test func idleDaemonDoesNotWakeUp() async throws {
+        let bus = try PrivateSessionBus()
+        let daemon = try bus.startDaemon()
+        let pid = daemon.process.processIdentifier
+        let before = try contextSwitches(of: pid)
+        // What is tested is the absence of wake-ups over a stretch of time: the bus loop polls
+        // with no timeout while nothing is pending.
+        try await Task.sleep(for: .seconds(1))
+        #expect(try contextSwitches(of: pid) == before)
+        daemon.send(SIGTERM)
+        #expect(try await daemon.wait().status == 0)
+    }
+
     @Test func withoutASessionBusTheDaemonExitsWithOneLine() async throws {
         let folder = try TemporaryFolder()
         let daemon = try BackgroundHaptics(
@@ -249,6 +262,18 @@ struct DaemonTests {
         #expect(outcome.status == 1)
         #expect(outcome.errorLines.count == 1)
         #expect(outcome.stderr.hasPrefix("haptics daemon: cannot connect to the session bus"))
+    }
+}
+
+/// Context switches, voluntary and not, of every thread of a process.
+func contextSwitches(of pid: Int32) throws -> Int {
+    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+    return try tasks.reduce(0) { total, task in
+        let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+        return total
+            + status.split(separator: "\n").filter { $0.contains("ctxt_switches") }.compactMap {
+                Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))
+            }.reduce(0, +)
     }
 }
 
