@@ -85,7 +85,7 @@ package enum FeedbackDaemon {
             if descriptors[2].revents != 0 {
                 while case let number = hsd_read_signal(signals), number != 0 {
                     if number == SIGHUP {
-                        reload(service, options: options)
+                        if reload(service, options: options) { bus.profileChanged() }
                     } else {
                         break loop
                     }
@@ -128,10 +128,11 @@ package enum FeedbackDaemon {
     }
 
     /// SIGHUP: the settings and the theme read again; a theme that fails keeps the old one.
-    private static func reload(_ service: FeedbackService, options: FeedbackDaemonOptions) {
+    /// True when the settings changed the profile.
+    private static func reload(_ service: FeedbackService, options: FeedbackDaemonOptions) -> Bool {
         let settings = FeedbackSettings.load(environment: options.environment)
         for problem in settings.problems { log(problem) }
-        service.settings = settings
+        let changed = service.replaceSettings(settings)
         do {
             let theme = try loadTheme(options, settings: settings)
             for warning in theme.warnings { log(warning) }
@@ -139,6 +140,7 @@ package enum FeedbackDaemon {
         } catch {
             log("reloading the theme: \(error); keeping the previous one")
         }
+        return changed
     }
 
     /// poll's timeout in milliseconds: -1 (none) when nothing is pending.

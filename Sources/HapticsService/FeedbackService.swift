@@ -232,9 +232,21 @@ package final class FeedbackService {
             return false
         }
         guard newLevel != level else { return false }
-        level = newLevel
         // Kept where feedbackd keeps it (GSettings), as feedbackd does.
         if let problem = settings.setProfile(newLevel) { reportOnce("set profile", problem) }
+        return apply(newLevel)
+    }
+
+    /// New settings (SIGHUP): their profile becomes the level (true when it changed; no write
+    /// back, they are where it came from).
+    @discardableResult
+    package func replaceSettings(_ settings: FeedbackSettings) -> Bool {
+        self.settings = settings
+        return settings.profile != level && apply(settings.profile)
+    }
+
+    private func apply(_ newLevel: FeedbackLevel) -> Bool {
+        level = newLevel
         for event in events.values where event.level > newLevel {
             finish(event.id, reason: .explicit)
         }

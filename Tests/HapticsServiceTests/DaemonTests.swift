@@ -237,6 +237,20 @@ struct DaemonTests {
         #expect(try await second.wait().status == 0)
     }
 
+    @Test func aClientPastItsLimitGetsLimitsExceededAndOthersGoOn() async throws {
+        let bus = try PrivateSessionBus()
+        let daemon = try bus.startDaemon()
+        let flood = (0..<70).map { _ in ["op": "trigger", "app": "org.example.Flood", "event": "phone-incoming-call", "timeout": 0] as [String: Any] }
+        let run = try bus.client(flood + [["op": "trigger", "app": "org.example.Other", "event": "button-pressed", "connection": "other"]])
+        let ids = (0..<70).compactMap { run.id($0) }
+        #expect(ids == Array(1...64))
+        #expect((64..<70).allSatisfy { run.error($0) == "org.freedesktop.DBus.Error.LimitsExceeded" })
+        #expect((run.results[64]["message"] as? String)?.contains("64 feedbacks of this client are running") == true)
+        #expect(run.id(70) == 65, "another client is answered")
+        daemon.send(SIGTERM)
+        #expect(try await daemon.wait().status == 0)
+    }
+
     @Test func idleDaemonDoesNotWakeUp() async throws {
         let bus = try PrivateSessionBus()
         let daemon = try bus.startDaemon()

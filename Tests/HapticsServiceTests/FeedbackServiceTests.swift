@@ -195,6 +195,16 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
         #expect(t.ended() == [[id, 2]])
     }
 
+    @Test func reloadedSettingsBringTheirProfileAndEndWhatIsAboveIt() throws {
+        let t = ServiceUnderTest()
+        let id = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: 0, sender: ":1.1")
+        #expect(!t.service.replaceSettings(FeedbackSettings(profile: .full)), "the same profile is no change")
+        #expect(t.service.replaceSettings(FeedbackSettings(profile: .silent, maxHapticStrength: 0.5)))
+        #expect(t.service.level == .silent)
+        #expect(t.service.settings.maxHapticStrength == 0.5)
+        #expect(t.ended() == [[id, 2]])
+    }
+
     @Test func silentProfileAndProfileHintLowerTheLevel() throws {
         let (event, lowest) = try playableEvent()
         try #require(lowest > .silent, "the built-in theme keeps \(event) out of the silent level")
