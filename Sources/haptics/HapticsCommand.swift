@@ -55,7 +55,8 @@ enum HapticsCommand {
             case .help(let command):
                 writeStandardOutput(HelpText(command: command, parents: command.name == name ? [] : [name]).text)
             case .version:
-                writeStandardOutput(HapticsVersion.current + "\n")
+                // With the name, as aplay, clang and rg print theirs.
+                writeStandardOutput("\(name) \(HapticsVersion.current)\n")
             case .run(let parsed):
                 guard let type = commands.first(where: { $0.name == parsed.command.name }) else { return }
                 var command = try type.init(parsed)
