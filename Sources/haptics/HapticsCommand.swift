@@ -42,6 +42,7 @@ enum HapticsCommand {
         if let special = arguments.first, special.hasPrefix("--") {
             if handleToolingRequest(special, Array(arguments.dropFirst())) { return }
         }
+        GlobalOptions.apply(to: arguments)
         do {
             // A command's words need only its own declarations: the others are built for the
             // tool's help and for errors.
@@ -63,15 +64,15 @@ enum HapticsCommand {
                 try command.run()
             }
         } catch let error as UsageError {
-            writeStandardError(UsageErrorLine(arguments: arguments, error: error).text)
+            writeErrorLine(UsageErrorLine(arguments: arguments, error: error).text)
             Glibc.exit(ExitCode.validationFailure.rawValue)
         } catch let error as CLIError {
-            writeStandardError(error.line)
+            writeErrorLine(error.line)
             Glibc.exit(error.code.rawValue)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {
-            writeStandardError("haptics: \(error)")
+            writeErrorLine("haptics: \(error)")
             Glibc.exit(1)
         }
     }

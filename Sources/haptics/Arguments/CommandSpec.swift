@@ -12,12 +12,13 @@ struct CommandSpec: Sendable {
     var subcommands: [CommandSpec]
 
     /// `arguments` in groups (a command's own and the option groups it shares with others),
-    /// listed in that order.
+    /// listed in that order; a command (one without subcommands) also takes the global options
+    /// (`--quiet`, `--color`), listed last.
     init(name: String, abstract: String, discussion: String, arguments: [ArgumentSpec]..., subcommands: [CommandSpec] = []) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments.flatMap { $0 }
+        self.arguments = arguments.flatMap { $0 } + (subcommands.isEmpty ? GlobalOptions.arguments : [])
         self.subcommands = subcommands
     }
 
