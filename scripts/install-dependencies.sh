@@ -9,9 +9,11 @@
 #   libkissfft-dev      the FFT behind `haptics analyze`
 #   sox                 the render benchmark's anchor (a sine synthesised to a WAV file)
 #   zsh, fish           the shell completion scripts' tests run them (bash is there already)
+#   dpkg-dev, binutils, lintian, man-db  scripts/package-deb.sh builds, strips and checks the
+#                       .deb; its test installs it and reads `man haptics-play`
 # Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish)
+packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish dpkg-dev binutils lintian man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
