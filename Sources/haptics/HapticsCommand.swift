@@ -60,6 +60,7 @@ enum HapticsCommand {
                 writeStandardOutput("\(name) \(HapticsVersion.current)\n")
             case .run(let parsed):
                 guard let type = commands.first(where: { $0.name == parsed.command.name }) else { return }
+                try NoClobber.check(parsed)
                 var command = try type.init(parsed)
                 try command.run()
             }
