@@ -45,6 +45,8 @@ let package = Package(
         .library(name: "Haptics", targets: ["Haptics"]),
         // Apple's Core Haptics API over the native engine, for code ported from iOS.
         .library(name: "CoreHaptics", targets: ["CoreHaptics"]),
+        // Other platforms' formats and audio-to-haptics analysis (the README's AudioAnalyzer).
+        .library(name: "HapticsFormats", targets: ["HapticsFormats"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1")

@@ -15,9 +15,11 @@
 #   dbus-daemon         a private session bus for the feedback service's tests
 #   feedbackd, libfeedback-dev, gir1.2-lfb-0.0, python3-gi  feedbackd's daemon, fbcli and
 #                       libfeedback (with GDBus from Python), the real clients the tests use
+#   dpkg-dev, binutils, lintian, man-db  scripts/package-deb.sh builds, strips and checks the
+#                       .deb; its test installs it and reads `man haptics-play`
 # Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev libsoxr-dev librsvg2-2 sox zsh fish sound-theme-freedesktop libglib2.0-bin libsystemd-dev dbus-daemon feedbackd libfeedback-dev gir1.2-lfb-0.0 python3-gi)
+packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev libsoxr-dev librsvg2-2 sox zsh fish sound-theme-freedesktop libglib2.0-bin libsystemd-dev dbus-daemon feedbackd libfeedback-dev gir1.2-lfb-0.0 python3-gi dpkg-dev binutils lintian man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,5 +2,5 @@
 /// CLI's JSON object outputs carry it as `hapticsVersion`.
 public enum HapticsVersion {
     /// Semantic version of this release.
-    public static let current = "0.3.0"
+    public static let current = "0.4.0"
 }

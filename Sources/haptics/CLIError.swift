@@ -33,9 +33,17 @@ func writeStandardOutput(_ text: String) {
     writeAll(text, to: STDOUT_FILENO)
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error: left out under `--quiet` when it is a warning or a note,
+/// coloured when colours are on (``Diagnostics``).
 func writeStandardError(_ line: String) {
-    writeAll(line + "\n", to: STDERR_FILENO)
+    guard !Diagnostics.isSilenced(line) else { return }
+    writeAll(Diagnostics.styled(line) + "\n", to: STDERR_FILENO)
+}
+
+/// Writes the line a failing command ends with: never left out, its tool name red when
+/// colours are on, as clang's `error:`.
+func writeErrorLine(_ line: String) {
+    writeAll(Diagnostics.styled(line, isError: true) + "\n", to: STDERR_FILENO)
 }
 
 /// Straight to the descriptor, whole (short writes and EINTR are retried), without

@@ -42,6 +42,7 @@ enum HapticsCommand {
         if let special = arguments.first, special.hasPrefix("--") {
             if handleToolingRequest(special, Array(arguments.dropFirst())) { return }
         }
+        GlobalOptions.apply(to: arguments)
         do {
             // A command's words need only its own declarations: the others are built for the
             // tool's help and for errors.
@@ -55,22 +56,24 @@ enum HapticsCommand {
             case .help(let command):
                 writeStandardOutput(HelpText(command: command, parents: command.name == name ? [] : [name]).text)
             case .version:
-                writeStandardOutput(HapticsVersion.current + "\n")
+                // With the name, as aplay, clang and rg print theirs.
+                writeStandardOutput("\(name) \(HapticsVersion.current)\n")
             case .run(let parsed):
                 guard let type = commands.first(where: { $0.name == parsed.command.name }) else { return }
+                try NoClobber.check(parsed)
                 var command = try type.init(parsed)
                 try command.run()
             }
         } catch let error as UsageError {
-            writeStandardError(UsageErrorLine(arguments: arguments, error: error).text)
+            writeErrorLine(UsageErrorLine(arguments: arguments, error: error).text)
             Glibc.exit(ExitCode.validationFailure.rawValue)
         } catch let error as CLIError {
-            writeStandardError(error.line)
+            writeErrorLine(error.line)
             Glibc.exit(error.code.rawValue)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {
-            writeStandardError("haptics: \(error)")
+            writeErrorLine("haptics: \(error)")
             Glibc.exit(1)
         }
     }

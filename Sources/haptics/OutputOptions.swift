@@ -121,3 +121,23 @@ struct PlayOutput {
             chosenDevice: note == nil ? selection.device : nil, note: note, isTouchpad: selection.output?.kind == .hapticTouchpad)
     }
 }
+
+/// `--no-clobber` (`-n`, as cp's and mv's): a command that writes files refuses, before any
+/// work, to replace one that exists, so a sequence of commands cannot overwrite its own input.
+/// Every command with an `--output` takes it (``CommandSpec``).
+enum NoClobber {
+    static let argument = ArgumentSpec.flag(
+        "no-clobber", short: "n", help: "Do not replace an output file that exists: stop with an error before any work (as cp -n).")
+
+    /// The options that name files a command writes.
+    static let outputKeys = ["output", "plot"]
+
+    static func check(_ parsed: ParsedArguments) throws(CLIError) {
+        guard parsed.command.arguments.contains(where: { $0.key == argument.key }), parsed.flag(argument.key) else { return }
+        for key in outputKeys where parsed.command.arguments.contains(where: { $0.key == key }) {
+            if let path = parsed.string(key), path != "-", FileManager.default.fileExists(atPath: path) {
+                throw CLIError.invalidInput("\(path): the file exists; not replaced (--no-clobber)")
+            }
+        }
+    }
+}

@@ -1,13 +1,14 @@
 import FoundationEssentials
 import Glibc
 import Haptics
+import HapticsFormats
 
 /// The PATTERN argument shared by play, render, export and show, with the preset options.
 struct PatternInput {
     static let arguments: [ArgumentSpec] =
         [
             .positional(
-                "pattern", help: "A preset name (see `haptics list`), an .ahap/.json file, or - for standard input.",
+                "pattern", help: "A preset name (see `haptics list`), an .ahap/.json file (or .haptic, .android.json), or - for standard input.",
                 completion: Completions.pattern)
         ] + PresetOptions.arguments
 
@@ -54,6 +55,7 @@ struct PatternInput {
                 throw CLIError.invalidInput(error)
             }
         }
+        if let other = try Self.loadOtherFormat(pattern) { return other }
         let looksLikeFile = pattern.contains("/") || pattern.hasSuffix(".ahap") || pattern.hasSuffix(".json")
         let isPreset = !looksLikeFile && PresetLibrary.info(named: pattern) != nil
         if isPreset && Self.exists(pattern) {
@@ -74,6 +76,33 @@ struct PatternInput {
             throw CLIError.invalidInput("\(pattern): no such file or preset (see `haptics list`)")
         }
         return LoadedPattern(pattern: resolved, diagnostics: [], name: pattern, isFile: false)
+    }
+}
+
+extension PatternInput {
+    /// Sound files' extensions: `haptics analyze` makes a pattern of them.
+    static let soundExtensions = [".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"]
+
+    /// A file in another format `convert` reads (Meta's `.haptic`, `.android.json`) as a
+    /// pattern, with what the reading approximated as notes; nil for any other name. A sound
+    /// file is refused with the command that makes a pattern of it.
+    static func loadOtherFormat(_ path: String) throws(CLIError) -> LoadedPattern? {
+        let name = path.lowercased()
+        if soundExtensions.contains(where: { name.hasSuffix($0) }) {
+            throw CLIError.invalidInput("\(path): a sound, not a haptic pattern; make a pattern of it with: haptics analyze \(path) -o PATTERN.ahap")
+        }
+        guard name.hasSuffix(".haptic") || name.hasSuffix(".android.json"), let format = HapticFormat(path: path) else { return nil }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+            throw CLIError.invalidInput("\(path): no such file, or it cannot be read")
+        }
+        var notes = ConversionNotes()
+        do {
+            let pattern = try format.read(data, source: path, notes: &notes)
+            for note in notes.notes { writeStandardError("\(path): note: \(note.description)") }
+            return LoadedPattern(pattern: pattern, diagnostics: [], name: path, isFile: true)
+        } catch {
+            throw CLIError(message: error.description, code: .invalidInput, isWholeLine: error.description.hasPrefix(path))
+        }
     }
 }
 

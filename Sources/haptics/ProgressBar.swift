@@ -16,7 +16,7 @@ final class ProgressBar {
 
     init(_ label: String) {
         self.label = label
-        enabled = isatty(STDERR_FILENO) == 1
+        enabled = isatty(STDERR_FILENO) == 1 && !Diagnostics.isQuiet
     }
 
     /// Draws the bar at a fraction 0…1 (redrawn only when the percentage changes).
@@ -34,7 +34,7 @@ final class ProgressBar {
     /// Runs work whose progress cannot be counted (reading and converting a file), showing the
     /// time it has taken with a moving bar once it has taken a second, on a terminal only.
     static func during<T>(_ label: String, _ work: () throws -> T) rethrows -> T {
-        guard isatty(STDERR_FILENO) == 1 else { return try work() }
+        guard isatty(STDERR_FILENO) == 1, !Diagnostics.isQuiet else { return try work() }
         let done = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
         let thread = SystemThread {

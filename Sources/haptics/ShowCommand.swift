@@ -19,7 +19,7 @@ struct ShowCommand: Command {
 
             With --json, standard output is one JSON object (keys sorted):
 
-              {"hapticsVersion": "0.3.0", "source": "Boing.ahap", "version": 1, "duration": 0.27,
+              {"hapticsVersion": "0.4.0", "source": "Boing.ahap", "version": 1, "duration": 0.27,
                "metadata": {"Project": "...", ...},
                "counts": {"events": 2, "transients": 1, "continuous": 1,
                           "audioContinuous": 0, "audioCustom": 0,

@@ -72,3 +72,32 @@ struct AHAPPlausibilityTests {
         #expect(try decode(clip, mode: .strict).diagnostics.isEmpty)
     }
 }
+
+/// Parameters that do nothing where they are written are named, so an author does not wait for
+/// an effect that never comes.
+@Suite("Silent no-ops")
+struct SilentNoOpTests {
+    func continuous(_ parameters: String) -> String {
+        document(
+            "{ \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 1, \"EventParameters\": [\(parameters)] } }")
+    }
+
+    func parameter(_ name: String, _ value: String) -> String { "{ \"ParameterID\": \"\(name)\", \"ParameterValue\": \(value) }" }
+
+    @Test("DecayTime on a sustained continuous event (Sustained left out or 1) is a warning at its parameters; an error in strict mode")
+    func decayOnSustained() {
+        for parameters in [parameter("DecayTime", "0.3"), parameter("DecayTime", "0.3") + ", " + parameter("Sustained", "1")] {
+            let found = diagnostics(of: continuous(parameters))
+            #expect(found.map(\.severity) == [.warning], "\(parameters)")
+            #expect(found.map(\.location) == ["Pattern[0].Event.EventParameters"])
+            #expect(found.first?.message.hasPrefix("'DecayTime' does nothing on a sustained HapticContinuous event") == true, "\(found)")
+            #expect(errors(of: continuous(parameters), mode: .strict).count == 1)
+        }
+    }
+
+    @Test("DecayTime on an event that decays (Sustained 0), or a DecayTime of 0, is not warned about")
+    func decayWhereItActs() {
+        #expect(diagnostics(of: continuous(parameter("DecayTime", "0.3") + ", " + parameter("Sustained", "0"))).isEmpty)
+        #expect(diagnostics(of: continuous(parameter("DecayTime", "0"))).isEmpty)
+    }
+}

@@ -64,7 +64,14 @@ private struct RandomSource {
         let maxDuration = kind == .continuous || kind == .audioContinuous ? CoreHapticsLimits.maxContinuousDuration : 5
         var ids = HapticEvent.ParameterID.allCases.shuffled(using: &rng)
         ids.removeFirst(int(0...ids.count))
-        let parameters = ids.map { HapticEvent.Parameter($0, number(in: $0.range)) }
+        var parameters = ids.map { HapticEvent.Parameter($0, number(in: $0.range)) }
+        // A DecayTime on a sustained continuous event does nothing and is warned about (an
+        // error in strict mode): such an event, as authors write it, decays.
+        let decays = parameters.contains { $0.id == .decayTime && $0.value > 0 }
+        if decays, kind == .continuous || kind == .audioContinuous {
+            parameters.removeAll { $0.id == .sustained }
+            parameters.append(HapticEvent.Parameter(.sustained, 0))
+        }
         var audio: HapticEvent.AudioResource?
         if kind == .audioCustom {
             audio = HapticEvent.AudioResource(

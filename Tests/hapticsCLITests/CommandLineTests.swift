@@ -78,12 +78,23 @@ struct CommandLineTests {
         #expect(bare.output.contains("SUBCOMMANDS:") && bare.output.contains("  play                    Play a pattern in real time."))
     }
 
-    @Test("--version prints the version alone, from the tool or from a command")
+    @Test("--version prints the name and the version on one line, from the tool or from a command")
     func version() async throws {
         let tool = try await HapticsProcess.run(["--version"], timeout: .seconds(30))
         let command = try await HapticsProcess.run(["render", "--version"], timeout: .seconds(30))
         #expect(tool.status == 0 && command.status == 0)
         #expect(tool.outputLines.count == 1 && tool.output == command.output)
-        #expect(tool.output.split(separator: ".").count == 3, "\(tool.output)")
+        #expect(tool.output.range(of: #"^haptics \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(tool.output)")
+    }
+
+    @Test("the changelog's newest version is the one --version prints")
+    func changelogAgreesWithVersion() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let heading = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        let version = try await HapticsProcess.run(["--version"], timeout: .seconds(30)).output
+        // "## 0.4.0 (unreleased)" or "## 0.4.0 (2026-11-26)"
+        let newest = String(heading.dropFirst(3).split(separator: " ").first ?? "")
+        #expect(version == "haptics \(newest)\n", "\(heading) against \(version)")
     }
 }

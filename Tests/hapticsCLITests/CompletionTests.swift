@@ -120,7 +120,7 @@ struct CompletionTests {
         #expect(unknown.errorLines == ["haptics: --generate-completion-script takes bash, zsh or fish"])
     }
 
-    @Test("---manual writes haptics.1 and a page per command, with its options and examples")
+    @Test("---manual writes haptics.1 and haptics-COMMAND.1 per command, with options, examples, environment, files and exit status")
     func manual() async throws {
         let folder = try TemporaryFolder()
         let result = try await HapticsProcess.run(["---manual", folder.path], timeout: .seconds(30))
@@ -128,13 +128,19 @@ struct CompletionTests {
         let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(pages.contains("haptics.1"))
         for command in ["play", "render", "validate", "export", "show", "plot", "list", "devices", "convert", "analyze"] {
-            #expect(pages.contains("haptics.\(command).1"), "\(command)")
+            #expect(pages.contains("haptics-\(command).1"), "\(command)")
         }
         let root = try String(contentsOf: folder.file("haptics.1"), encoding: .utf8)
         #expect(root.hasPrefix(".TH HAPTICS 1 "))
         #expect(root.contains(#".B haptics play"#), "the tool's page lists its commands")
-        let play = try String(contentsOf: folder.file("haptics.play.1"), encoding: .utf8)
-        #expect(play.contains(#".B \-\-device <name>"#), "options are escaped so they copy as typed")
+        #expect(root.contains(#"See \fBhaptics\-play\fR(1)."#), "the tool's page names the commands' pages as man finds them")
+        let play = try String(contentsOf: folder.file("haptics-play.1"), encoding: .utf8)
+        #expect(play.hasPrefix(#".TH HAPTICS\-PLAY 1 "#))
+        for section in [".SH ENVIRONMENT\n.TP\n.B HAPTICS_DEVICE\n", ".SH FILES\n", ".SH EXIT STATUS\n", ".TP\n.B 69\n", ".SH SEE ALSO\n\\fBhaptics\\fR(1)\n"] {
+            #expect(play.contains(section), "\(section) is missing")
+        }
+        #expect(play.contains("/usr/share/doc/haptics/README.md"), "the README is named where it is installed")
+        #expect(play.contains(#".B \-D, \-d, \-\-device <name>"#), "options are escaped so they copy as typed")
         #expect(play.contains(".nf\n  haptics play success\n"), "examples are kept as written")
         let requests: Set<Substring> = [".TH", ".SH", ".PP", ".TP", ".B", ".I", ".BR", ".nf", ".fi"]
         let misread = play.split(separator: "\n").filter { $0.hasPrefix(".") && !requests.contains($0.prefix { $0 != " " }) }

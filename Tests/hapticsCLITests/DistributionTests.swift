@@ -73,7 +73,7 @@ struct DistributionTests {
             """)
         #expect(run.status == 0, "\(run.output)")
         let lines = run.output.split(separator: "\n")
-        #expect(lines.first.map(String.init)?.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil, "\(run.output)")
+        #expect(lines.first.map(String.init)?.range(of: #"^haptics \d+\.\d+\.\d+$"#, options: .regularExpression) != nil, "\(run.output)")
         #expect((lines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0) > 1000, "no WAV rendered: \(run.output)")
     }
 
@@ -153,7 +153,7 @@ struct DistributionTests {
                 return FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
             })
         for expected in [
-            "bin/haptics", "share/man/man1/haptics.1", "share/man/man1/haptics.play.1", "share/man/man1/haptics.render.1",
+            "bin/haptics", "share/man/man1/haptics.1", "share/man/man1/haptics-play.1", "share/man/man1/haptics-render.1",
             "share/bash-completion/completions/haptics", "share/zsh/site-functions/_haptics",
             "share/fish/vendor_completions.d/haptics.fish", "lib/udev/rules.d/70-haptics.rules",
             "share/haptics/install-manifest",
@@ -162,7 +162,7 @@ struct DistributionTests {
         }
         let version = try shell("'\(prefix.path)/bin/haptics' --version")
         #expect(version.status == 0 && !version.output.isEmpty)
-        let page = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/haptics.play.1"), encoding: .utf8)
+        let page = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/haptics-play.1"), encoding: .utf8)
         #expect(page.contains(#"\-\-device"#), "the man page documents play's options")
         let bash = try String(contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/haptics"), encoding: .utf8)
         #expect(bash.contains("complete -F _haptics haptics") && bash.contains("---complete --"), "bash completes through haptics")

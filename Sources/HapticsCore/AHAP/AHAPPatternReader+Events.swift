@@ -44,9 +44,23 @@ extension AHAPPatternReader {
             offset: fields[AHAPKey.eventDuration]?.start, naming: "duration")
         let parameters = readEventParameters(fields[AHAPKey.eventParameters], at: JSONPath.appending(AHAPKey.eventParameters, to: path()))
         let audio = readAudioResource(fields, kind: kind, in: value, at: path(), valid: &valid)
+        if let parameters, kind == .continuous || kind == .audioContinuous { warnSilentNoOps(parameters, kind: kind, fields: fields, at: path()) }
 
         guard let kind, let time, let duration, let parameters, valid else { return nil }
         return HapticEvent(kind, at: time, duration: duration, parameters: parameters, audio: audio)
+    }
+
+    /// Warns about parameters that do nothing where they are written, so that an author does not
+    /// wait for an effect that never comes: `DecayTime` on a sustained continuous event (the
+    /// event holds until its duration; only a non-sustained one decays).
+    mutating func warnSilentNoOps(_ parameters: [HapticEvent.Parameter], kind: HapticEvent.Kind?, fields: JSONFields, at path: @autoclosure () -> String) {
+        guard let decay = parameters.last(where: { $0.id == .decayTime }), decay.value > 0 else { return }
+        let sustained = parameters.last(where: { $0.id == .sustained })
+        guard (sustained?.value ?? HapticEvent.ParameterID.sustained.defaultValue) >= 0.5 else { return }
+        let why = sustained == nil ? "Sustained is 1 unless set" : "Sustained is 1"
+        report.warning(
+            "'DecayTime' does nothing on a sustained \(kind?.rawValue ?? "continuous") event (\(why)): it holds until its duration; set 'Sustained' to 0 for it to decay",
+            at: JSONPath.appending(AHAPKey.eventParameters, to: path()), offset: fields[AHAPKey.eventParameters]?.start)
     }
 
     mutating func readEventParameters(_ value: JSONValue?, at path: @autoclosure () -> String) -> [HapticEvent.Parameter]? {

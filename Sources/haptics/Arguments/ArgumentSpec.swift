@@ -102,8 +102,17 @@ struct ArgumentSpec: Sendable {
     /// `--output`, `-o`: what the user types.
     var names: [String] {
         guard kind != .positional else { return [] }
-        return ["--" + key] + (short.map { ["-\($0)"] } ?? [])
+        return ["--" + key] + shortNames
     }
+
+    /// `-o`; and for a device or a rate, the letters other tools' users type: `-D` (aplay), `-d`
+    /// (paplay), `-r`.
+    var shortNames: [String] {
+        guard kind != .positional else { return [] }
+        return (short.map { ["-\($0)"] } ?? []) + (Self.conventionalShortNames[key] ?? [])
+    }
+
+    private static let conventionalShortNames = ["device": ["-D", "-d"], "rate": ["-r"]]
 
     /// How messages and the synopsis name it: `--output <file>`, `<file> ...`, `--stats`.
     var synopsis: String {

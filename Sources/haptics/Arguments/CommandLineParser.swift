@@ -13,6 +13,11 @@ struct CommandLineParser {
 
     /// Parses the words after the program's name.
     func parse(_ words: [String]) throws(UsageError) -> Request {
+        // Global options before the command (`haptics -q play x`) are read with the command's.
+        let globals = GlobalOptions.leadingCount(in: words)
+        if globals > 0, globals < words.count, let command = root.subcommand(named: words[globals]) {
+            return try Self.parse(Array(words[..<globals] + words[(globals + 1)...]), for: command)
+        }
         guard let first = words.first else { return .help(root) }
         switch first {
         case "-h", "--help": return .help(root)

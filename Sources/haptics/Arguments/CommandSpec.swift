@@ -12,12 +12,15 @@ struct CommandSpec: Sendable {
     var subcommands: [CommandSpec]
 
     /// `arguments` in groups (a command's own and the option groups it shares with others),
-    /// listed in that order.
+    /// listed in that order; a command that writes an `--output` also takes `--no-clobber`, and
+    /// a command (one without subcommands) the global options (`--quiet`, `--color`), listed last.
     init(name: String, abstract: String, discussion: String, arguments: [ArgumentSpec]..., subcommands: [CommandSpec] = []) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments.flatMap { $0 }
+        let own = arguments.flatMap { $0 }
+        let writesFiles = own.contains { $0.key == "output" }
+        self.arguments = own + (writesFiles ? [NoClobber.argument] : []) + (subcommands.isEmpty ? GlobalOptions.arguments : [])
         self.subcommands = subcommands
     }
 

@@ -53,7 +53,7 @@ struct HelpText {
 
     /// `-o, --output <file>`.
     static func label(of spec: ArgumentSpec) -> String {
-        let names = (spec.short.map { "-\($0), " } ?? "") + "--" + spec.key
+        let names = spec.shortNames.map { $0 + ", " }.joined() + "--" + spec.key
         guard spec.kind != .flag else { return names }
         return spec.optionalValue == nil ? "\(names) <\(spec.valueName)>" : "\(names) [<\(spec.valueName)>]"
     }

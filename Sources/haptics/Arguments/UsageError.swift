@@ -15,10 +15,24 @@ struct UsageError: Error {
     static func unknownOption(_ word: String, in command: CommandSpec) -> UsageError {
         let name = String(word.prefix { $0 != "=" })
         let names = command.options.flatMap(\.names) + ["--help", "--version"]
-        guard let near = NameSuggestion.best(for: name, among: names.filter { $0.hasPrefix("--") }) else {
+        guard let near = suggestion(for: name, among: names) else {
             return UsageError("unknown option '\(name)'")
         }
         return UsageError("unknown option '\(name)'. Did you mean '\(near)'?")
+    }
+
+    /// The option meant by an unknown one: the nearest long name (`--formt`); for a long name
+    /// with one dash (`-device`) the long one; for a letter, the same letter in the other case
+    /// (`-O`), else the only long option starting with it (`-p` for `--profile`).
+    private static func suggestion(for name: String, among names: [String]) -> String? {
+        let long = names.filter { $0.hasPrefix("--") }
+        if name.hasPrefix("--") { return NameSuggestion.best(for: name, among: long) }
+        let letters = name.dropFirst()
+        if letters.count > 1 { return NameSuggestion.best(for: "--" + letters, among: long) }
+        guard let letter = letters.first else { return nil }
+        if let other = names.first(where: { $0.count == 2 && $0.lowercased() == name.lowercased() }) { return other }
+        let starting = long.filter { $0.dropFirst(2).first?.lowercased() == letter.lowercased() && $0 != "--help" && $0 != "--version" }
+        return starting.count == 1 ? starting[0] : nil
     }
 
     static func unexpected(_ words: [String]) -> UsageError {
