@@ -16,8 +16,18 @@ extension HapticEngine {
         // since a wake-up a few milliseconds late on a busy machine would empty a shorter queue
         // (one 2.5 ms period underran about once every two seconds while idle).
         let idleQueue = max(output.periodFrames, Int(loop.sampleRate * 0.005))
+        let skipping = output as? any QueuedSilenceSkipping
+        var wrote = false
         while true {
+            // A player started now on an idle engine is heard at the next frame the device can
+            // still take, not behind the silence queued while idle (about a period and a half:
+            // it made the standard engine slower to sound than a new paplay). Only when nothing
+            // is scheduled ahead: the skipped silence moves the timeline closer to the wall
+            // clock, which a start at a chosen time must not feel.
+            let idleBefore = wrote && !loop.hasActivePlayers && loop.scheduledCommands.load(ordering: .relaxed) == 0
             let samples = loop.renderBlock(frames: block)
+            if idleBefore, loop.hasActivePlayers, let skipping { skipping.skipQueuedSilence() }
+            wrote = true
             do {
                 try output.write(samples)
             } catch {
@@ -47,7 +57,9 @@ extension HapticEngine {
             // silence is written: a player started now is then heard after that period rather
             // than behind a whole buffer of silence (20 ms: about as late as a new `paplay`
             // process). Naps of at most 1 ms, ending at once when a command or a stop arrives;
-            // once anything plays, the buffer fills again as the device allows.
+            // once anything plays, the buffer fills again as the device allows. An output that
+            // skips its queued silence needs none of it: its buffer stays full, the write
+            // waits for the device, and the thread wakes once a period.
             if output.isPaced && !loop.hasActivePlayers {
                 var naps = 0
                 while naps < 100 {
