@@ -43,8 +43,11 @@ extension HapticEngine {
             // position at most 100 ms ahead of the wall clock when nothing plays.
             // Naps of 1 ms until back within that bound (a single nap per block let an idle
             // engine run about 5× faster than real time), ending at once when a command or a
-            // stop arrives, and after 20 ms at most.
-            if !loop.hasActivePlayers {
+            // stop arrives, and after 20 ms at most. Not on an output that skips queued silence
+            // (it waits for its device): having skipped, it has rendered more than it played,
+            // and these naps then let its queue run dry (3 to 11 underruns in 3 s idle, and
+            // 150 in 60 rounds of the latency benchmark).
+            if skipping == nil && !loop.hasActivePlayers {
                 var naps = 0
                 while naps < 20 {
                     let wall = Double(EngineClock.now() - startedAt) * 1e-9 * loop.sampleRate
