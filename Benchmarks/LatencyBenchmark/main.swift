@@ -201,8 +201,8 @@ print(
     let ratio = ours / theirs
     print(
         String(
-            format: "| %@ | %.1f ms (p99 %.1f ms) | paplay: %.1f ms (p99 %.1f ms) | %.2f× | stretch: ≤ 1× | %@ |",
-            figure, ours, percentile(values, 0.99), theirs, percentile(anchor, 0.99), ratio, ratio <= 1 ? "✅" : "❌"))
+            format: "| %@ | %.1f ms (p99 %.1f ms, max %.1f ms) | paplay: %.1f ms (p99 %.1f ms, max %.1f ms) | %.2f× | stretch: ≤ 1× | %@ |",
+            figure, ours, percentile(values, 0.99), values.max()!, theirs, percentile(anchor, 0.99), anchor.max()!, ratio, ratio <= 1 ? "✅" : "❌"))
 }
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (standard, 20 ms buffer)", library)
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (low latency)", libraryLow)
