@@ -15,7 +15,9 @@ extension HapticEngine {
         // What an idle paced device keeps queued (see below): a period, and never under 5 ms,
         // since a wake-up a few milliseconds late on a busy machine would empty a shorter queue
         // (one 2.5 ms period underran about once every two seconds while idle).
-        let skipping = output as? any QueuedSilenceSkipping
+        // A cast to the class, not to the protocol: a protocol cast looks the conformance up in
+        // the runtime's cache, which allocates on first use (2 heap calls on this thread).
+        let skipping: (any QueuedSilenceSkipping)? = output as? PulseOutput
         // An output that skips its queued silence at a start keeps its buffer all but a block
         // full instead: the start does not wait behind it, and the margin covers a queue count
         // that lags the device by up to a period while the thread naps.
