@@ -15,13 +15,8 @@ extension HapticEngine {
         // What an idle paced device keeps queued (see below): a period, and never under 5 ms,
         // since a wake-up a few milliseconds late on a busy machine would empty a shorter queue
         // (one 2.5 ms period underran about once every two seconds while idle).
-        // A cast to the class, not to the protocol: a protocol cast looks the conformance up in
-        // the runtime's cache, which allocates on first use (2 heap calls on this thread).
+        let idleQueue = max(output.periodFrames, Int(loop.sampleRate * 0.005))
         let skipping: (any QueuedSilenceSkipping)? = output as? PulseOutput
-        // An output that skips its queued silence at a start keeps its buffer all but a block
-        // full instead: the start does not wait behind it, and the margin covers a queue count
-        // that lags the device by up to a period while the thread naps.
-        let idleQueue = max(output.periodFrames, Int(loop.sampleRate * 0.005), skipping == nil ? 0 : output.bufferFrames - block)
         var wrote = false
         while true {
             // A player started now on an idle engine is heard at the next frame the device can
@@ -64,9 +59,8 @@ extension HapticEngine {
             // A paced device's queue, while nothing plays, drains to `idleQueue` before more
             // silence is written: a player started now is then heard after that period rather
             // than behind a whole buffer of silence (20 ms: about as late as a new `paplay`
-            // process). One nap for the whole excess, ending at once when a command or a stop
-            // arrives, so an idle engine wakes about once a period (naps of 1 ms at most woke it
-            // 980 times a second on a 6.7 ms period, 6.5× as often); once anything plays, the buffer fills again as the device allows. An output that
+            // process). Naps of at most 1 ms, ending at once when a command or a stop arrives;
+            // once anything plays, the buffer fills again as the device allows. An output that
             // skips its queued silence needs none of it: its buffer stays full, the write
             // waits for the device, and the thread wakes once a period.
             if output.isPaced && !loop.hasActivePlayers {
@@ -74,7 +68,7 @@ extension HapticEngine {
                 while naps < 100 {
                     let excess = output.queuedFrames() - idleQueue
                     guard excess > 0 else { break }
-                    let nanoseconds = min(100_000_000, Int(Double(excess) * 1e9 / loop.sampleRate))
+                    let nanoseconds = min(1_000_000, Int(Double(excess) * 1e9 / loop.sampleRate))
                     if loop.nap(nanoseconds: max(50_000, nanoseconds)) { break }
                     naps += 1
                 }
