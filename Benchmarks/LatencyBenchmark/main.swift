@@ -110,6 +110,7 @@ func spawn(_ arguments: [String]) -> Double? {
     return latency
 }
 
+print("underruns after opening and 0.3 s idle: standard \(underruns(standardOutput)), low latency \(underruns(lowOutput))")
 var library: [Double] = []
 var libraryLow: [Double] = []
 var cli: [Double] = []
@@ -125,8 +126,59 @@ for _ in 0..<plays {
     record(spawn([paplay, clickFiles.wav]), into: &anchor)
 }
 let underrunCounts = (standard: underruns(standardOutput), low: underruns(lowOutput))
-standardEngine.stop()
 lowEngine.stop()
+
+// MARK: Idle
+
+/// Context switches (each a wake-up) and CPU time of this process's engine threads (named
+/// `haptics-…`: audio, notification), from /proc/self/task/*/status and schedstat.
+func engineThreads() -> (switches: Int, cpuNanoseconds: Int) {
+    var total = (switches: 0, cpuNanoseconds: 0)
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    for task in tasks {
+        let base = "/proc/self/task/\(task)/"
+        guard let name = try? String(contentsOfFile: base + "comm", encoding: .utf8), name.hasPrefix("haptics-") else { continue }
+        let status = (try? String(contentsOfFile: base + "status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+            total.switches += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        let schedstat = (try? String(contentsOfFile: base + "schedstat", encoding: .utf8)) ?? ""
+        total.cpuNanoseconds += Int(schedstat.split(separator: " ").first ?? "") ?? 0
+    }
+    return total
+}
+/// Wake-ups per second and CPU milliseconds per hour of the engine threads over `seconds`.
+func idleCost(seconds: Double) -> (wakeUps: Double, cpuPerHour: Double) {
+    let before = engineThreads()
+    usleep(UInt32(seconds * 1e6))
+    let after = engineThreads()
+    return (Double(after.switches - before.switches) / seconds, Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6 * 3600 / seconds)
+}
+// The standard engine alone (the low-latency one is stopped), started and idle after a click.
+let idleSeconds = 3.0
+let idleUnderrunsBefore = underruns(standardOutput)
+let idle = idleCost(seconds: idleSeconds)
+print("underruns of the standard engine while idle for \(Int(idleSeconds)) s: \(underruns(standardOutput) - idleUnderrunsBefore)")
+let idlePeriod = Double(standardOutput.periodFrames) / Double(rate)
+standardEngine.stop()
+// With auto-shutdown, after its idle timeout: the device closed and the thread ended.
+var shutdownConfiguration = HapticEngine.Configuration(device: "pulse", idleTimeout: .milliseconds(500))
+shutdownConfiguration.latency = .milliseconds(20)
+let shutdownEngine = HapticEngine(configuration: shutdownConfiguration)
+shutdownEngine.isAutoShutdownEnabled = true
+try shutdownEngine.makePlayer(with: click).start(atTime: 0)
+usleep(1_500_000)
+let parked = idleCost(seconds: idleSeconds)
+let shutdownRunning = shutdownEngine.isRunning
+print(
+    String(
+        format:
+            "| Idle engine on pulse (standard, started, nothing playing, %.0f s): wake-ups per second of its threads, CPU per hour | %.0f/s, %.0f ms/h | once a period: %.0f/s | %.2f× | ≤ 1× | %@ |",
+        idleSeconds, idle.wakeUps, idle.cpuPerHour, 1 / idlePeriod, idle.wakeUps * idlePeriod, idle.wakeUps * idlePeriod <= 1 ? "✅" : "❌"))
+print(
+    String(
+        format: "| Idle engine after its idle timeout (auto-shutdown, 0.5 s; %@): wake-ups per second, CPU per hour | %.1f/s, %.0f ms/h | – | – | 0 | %@ |",
+        shutdownRunning ? "still running" : "stopped", parked.wakeUps, parked.cpuPerHour, parked.wakeUps == 0 && !shutdownRunning ? "✅" : "❌"))
 
 func summary(_ values: [Double]) -> String {
     String(format: "p50 %.1f ms, p99 %.1f ms, min %.1f ms, max %.1f ms", percentile(values, 0.5), percentile(values, 0.99), values.min()!, values.max()!)
@@ -148,8 +200,8 @@ print(
     let ratio = ours / theirs
     print(
         String(
-            format: "| %@ | %.1f ms (p99 %.1f ms) | paplay: %.1f ms (p99 %.1f ms) | %.2f× | stretch: ≤ 1× | %@ |",
-            figure, ours, percentile(values, 0.99), theirs, percentile(anchor, 0.99), ratio, ratio <= 1 ? "✅" : "❌"))
+            format: "| %@ | %.1f ms (p99 %.1f ms, max %.1f ms) | paplay: %.1f ms (p99 %.1f ms, max %.1f ms) | %.2f× | stretch: ≤ 1× | %@ |",
+            figure, ours, percentile(values, 0.99), values.max()!, theirs, percentile(anchor, 0.99), anchor.max()!, ratio, ratio <= 1 ? "✅" : "❌"))
 }
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (standard, 20 ms buffer)", library)
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (low latency)", libraryLow)

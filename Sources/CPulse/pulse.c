@@ -52,6 +52,7 @@
     F(pa_stream_get_latency) \
     F(pa_stream_flush) \
     F(pa_stream_get_buffer_attr) \
+    F(pa_stream_get_timing_info) \
     F(pa_operation_unref) \
     F(pa_strerror)
 
@@ -95,6 +96,19 @@ struct haptics_pulse_stream {
     atomic_uint underflows;
     /// The latency read at the end of the last write, in frames.
     atomic_long delay;
+    /// Set by `haptics_pulse_skip_queued`: the next write lands at the server's read position.
+    int seek_to_read;
+    /// Bytes that may be written after such a write before the server's next request: the
+    /// server then holds only what was written since, so a whole buffer may follow at once
+    /// (waiting for its request let the sink run dry behind the first period).
+    size_t credit;
+    /// After such a write libpulse's latency is unknown until its next timing update (its
+    /// write index no longer counts): meanwhile the delay is estimated from what was written
+    /// since (`since_seek`), the sink's own latency then (`sink_frames`) and the time passed.
+    int estimating;
+    long since_seek;
+    long sink_frames;
+    long long seek_us;
     char failure[256];
 };
 
@@ -225,8 +239,18 @@ unsigned haptics_pulse_period_frames(const haptics_pulse_stream *s) { return s->
 static long current_delay(haptics_pulse_stream *s) {
     pa_usec_t latency = 0;
     int negative = 0;
-    if (pulse.pa_stream_get_latency(s->stream, &latency, &negative) < 0 || negative) return 0;
-    return (long)(latency * s->rate / 1000000);
+    if (pulse.pa_stream_get_latency(s->stream, &latency, &negative) == 0) {
+        s->estimating = 0;
+        return negative ? 0 : (long)(latency * s->rate / 1000000);
+    }
+    if (!s->estimating) return 0;
+    long elapsed = (long)((monotonic_us() - s->seek_us) * s->rate / 1000000);
+    long left = s->since_seek + s->sink_frames - elapsed;
+    return left > 0 ? left : 0;
+}
+
+void haptics_pulse_skip_queued(haptics_pulse_stream *s) {
+    if (!has_failed(s)) s->seek_to_read = 1;
 }
 
 /// Writing thread: drops what is queued if a stop came since the last look; 1 if one had.
@@ -255,14 +279,32 @@ long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t f
             has_failed(s);
             return -1;
         }
+        if (s->credit > writable) writable = s->credit;
         size_t count = total - done < writable ? total - done : writable;
         count -= count % s->frame_bytes;
+        pa_seek_mode_t seek = PA_SEEK_RELATIVE;
+        if (s->seek_to_read) {
+            // Over the silence still queued: the server places these frames at the next one its
+            // sink reads from the stream (relative to its read index when they arrive, so never
+            // behind it), and asks for what the seek freed. Up to a buffer, whatever the
+            // client-side count of free room says.
+            s->seek_to_read = 0;
+            seek = PA_SEEK_RELATIVE_ON_READ;
+            size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
+            count = total - done < buffer ? total - done : buffer;
+            s->credit = buffer;
+            const pa_timing_info *timing = pulse.pa_stream_get_timing_info(s->stream);
+            s->sink_frames = timing ? (long)(timing->sink_usec * s->rate / 1000000) : 0;
+            s->since_seek = 0;
+            s->seek_us = monotonic_us();
+            s->estimating = 1;
+        }
         if (count == 0) {
             // Until the server asks for more, the connection changes, or a stop interrupts.
             if (run_once(s, -1) < 0) return -1;
             continue;
         }
-        if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, PA_SEEK_RELATIVE) < 0) {
+        if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, seek) < 0) {
             if (!has_failed(s)) {
                 snprintf(s->failure, sizeof s->failure, "the sound server refused the samples: %s",
                          pulse.pa_strerror(pulse.pa_context_errno(s->context)));
@@ -270,6 +312,8 @@ long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t f
             return -1;
         }
         done += count;
+        s->credit = s->credit > count ? s->credit - count : 0;
+        if (s->estimating) s->since_seek += (long)(count / s->frame_bytes);
     }
     // Sends what was queued now rather than at the next wait, and reads what came meanwhile.
     if (pulse.pa_mainloop_iterate(s->mainloop, 0, NULL) < 0) {

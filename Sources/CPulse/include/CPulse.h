@@ -36,6 +36,11 @@ unsigned haptics_pulse_period_frames(const haptics_pulse_stream *stream);
 /// connection or the stream failed (see `haptics_pulse_failure`).
 long haptics_pulse_write(haptics_pulse_stream *stream, const float *samples, size_t frames);
 
+/// Writing thread: the next write goes over the (silent) frames still queued in the server,
+/// starting at the next frame its sink reads from the stream, so that it is heard that much
+/// sooner. The frames skipped are never played.
+void haptics_pulse_skip_queued(haptics_pulse_stream *stream);
+
 /// Frames written and not yet heard (the stream's buffer and the server's own latency) at the
 /// end of the last write; 0 while the server has not said.
 long haptics_pulse_delay(haptics_pulse_stream *stream);

@@ -138,6 +138,18 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
+    /// The next write starts at the next frame the server's sink reads from the stream, over
+    /// the (silent) frames queued before it: see ``QueuedSilenceSkipping``.
+    func skipQueuedSilence() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        haptics_pulse_skip_queued(stream)
+        skips.add(1, ordering: .relaxed)
+    }
+
+    /// How many writes went over the queued silence (``skipQueuedSilence()``), for tests.
+    var skippedStarts: Int { skips.load(ordering: .relaxed) }
+    private let skips = Atomic<Int>(0)
+
     package func pendingFrames() -> Int {
         guard !closed.load(ordering: .acquiring) else { return 0 }
         return max(0, haptics_pulse_delay(stream))
