@@ -11,7 +11,7 @@
 #   zsh, fish           the shell completion scripts' tests run them (bash is there already)
 # Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish)
+packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev librsvg2-2 sox zsh fish dbus-daemon dbus-bin libsystemd-dev feedbackd libfeedback-dev gir1.2-lfb-0.0 python3-gi libglib2.0-bin sound-theme-freedesktop)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
