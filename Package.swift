@@ -86,7 +86,10 @@ let package = Package(
         .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback", "HapticsOutputs"]),
         // The feedback service (`haptics daemon`): feedbackd's D-Bus interface over the engine,
         // feedbackd's themes and profiles.
-        .target(name: "HapticsService", dependencies: ["Haptics", "HapticsFormats"]),
+        .target(name: "HapticsService", dependencies: ["Haptics", "HapticsFormats", "CSDBus"]),
+        // sd-bus from libsystemd, opened on first use (not linked), for the feedback service:
+        // its vtables, message parsing and varargs calls in C.
+        .target(name: "CSDBus"),
         // `import CoreHaptics`: Apple's names and types, a thin layer over the native engine.
         .target(name: "CoreHaptics", dependencies: ["Haptics"]),
         // Linked by lld with each function in a section of its own and those start-up runs

@@ -8,7 +8,10 @@
 #
 # PREFIX/bin/haptics, PREFIX/share/man/man1/haptics*.1,
 # PREFIX/share/bash-completion/completions/haptics, PREFIX/share/zsh/site-functions/_haptics,
-# PREFIX/share/fish/vendor_completions.d/haptics.fish, and 70-haptics.rules in
+# PREFIX/share/fish/vendor_completions.d/haptics.fish, the feedback service's D-Bus activation
+# file PREFIX/share/dbus-1/services/org.sigxcpu.Feedback.service (not over feedbackd's own: with
+# PREFIX /usr it is left out when feedbackd's is there) and systemd user unit
+# PREFIX/lib/systemd/user/haptics-daemon.service, and 70-haptics.rules in
 # $UDEV_RULES_DIR (default /etc/udev/rules.d for the /usr and /usr/local prefixes, where udev
 # reads it; PREFIX/lib/udev/rules.d otherwise). The list of installed files is kept in
 # PREFIX/share/haptics/install-manifest, which --uninstall follows. HAPTICS_PREBUILT=1 skips
@@ -18,7 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 uninstall=false
 if [ "${1:-}" = "--uninstall" ]; then uninstall=true; shift; fi
-case "${1:-}" in -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 prefix=${1:-/usr/local}
 prefix=${prefix%/}
 manifest="$prefix/share/haptics/install-manifest"
@@ -78,6 +81,17 @@ put "$work/completions/haptics.bash" "$prefix/share/bash-completion/completions/
 put "$work/completions/_haptics" "$prefix/share/zsh/site-functions/_haptics" 644
 put "$work/completions/haptics.fish" "$prefix/share/fish/vendor_completions.d/haptics.fish" 644
 put "$root/scripts/70-haptics.rules" "$udev_dir/70-haptics.rules" 644
+# The feedback service (`haptics daemon`): activation on the session bus and a user unit.
+for unit in org.sigxcpu.Feedback.service haptics-daemon.service; do
+  sed "s|@BINDIR@|$prefix/bin|g" "$root/data/$unit.in" >"$work/$unit"
+done
+activation="$prefix/share/dbus-1/services/org.sigxcpu.Feedback.service"
+if [ -f "$activation" ] && ! grep -q "haptics daemon" "$activation"; then
+  echo "note: $activation is feedbackd's: left as it is (haptics-daemon.service takes the name with --replace)" >&2
+else
+  put "$work/org.sigxcpu.Feedback.service" "$activation" 644
+fi
+put "$work/haptics-daemon.service" "$prefix/lib/systemd/user/haptics-daemon.service" 644
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" >"$manifest"
 

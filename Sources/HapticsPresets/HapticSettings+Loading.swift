@@ -97,7 +97,7 @@ extension HapticSettings {
     static let largestFile = JSONFile.defaultByteLimit
 
     /// The keys a settings file may have.
-    static let fileKeys = ["enabled", "intensity", "categories", "device", "profile"]
+    static let fileKeys = ["enabled", "intensity", "categories", "device", "profile", "feedback"]
     /// The longest `device` (ALSA names are short) and `profile` (a name or a path).
     static let maxDeviceLength = 256
     static let maxProfileLength = 4096
@@ -124,8 +124,12 @@ extension HapticSettings {
     ///
     /// ```json
     /// { "enabled": true, "intensity": 0.8, "categories": { "impact": 0.5, "selection": 0.3 },
-    ///   "device": "plughw:CARD=Device,DEV=0", "profile": "lra" }
+    ///   "device": "plughw:CARD=Device,DEV=0", "profile": "lra",
+    ///   "feedback": { "profile": "quiet", "max-haptic-strength": 0.8 } }
     /// ```
+    ///
+    /// `feedback` holds the feedback service's settings, checked here and read by
+    /// ``HapticSettings/Feedback/load(environment:)``.
     ///
     /// Every key is optional; unknown keys are errors, because a misspelt setting that silently
     /// does nothing is worse than a warning. Every error names `source`, the line and column,
@@ -159,6 +163,8 @@ extension HapticSettings {
                 settings.device = try field.string(maxLength: maxDeviceLength)
             case "profile":
                 settings.profile = try field.string(maxLength: maxProfileLength)
+            case "feedback":
+                _ = try Feedback.read(field)  // checked here; read by Feedback.load(environment:)
             default:
                 break  // refused by checkKeys
             }

@@ -8,7 +8,7 @@ enum HapticsCommand {
     static var commands: [any Command.Type] {
         [
             PlayCommand.self, RenderCommand.self, ValidateCommand.self, ExportCommand.self, ShowCommand.self, PlotCommand.self,
-            ListCommand.self, DevicesCommand.self, ConvertCommand.self, AnalyzeCommand.self,
+            ListCommand.self, DevicesCommand.self, ConvertCommand.self, AnalyzeCommand.self, DaemonCommand.self,
         ]
     }
 
