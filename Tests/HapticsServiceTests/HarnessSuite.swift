@@ -13,9 +13,9 @@ extension Tag {
 }
 
 /// A bus, a daemon on it and a client, as most scenarios need them.
-struct ServiceUnderTest {
+struct HarnessService {
     let bus: SessionBus
-    let daemon: FeedbackDaemon
+    let daemon: ServiceDaemon
     let client: FeedbackClient
 
     /// The theme both daemons read in the comparison scenarios (`FEEDBACK_THEME`): each event
@@ -25,11 +25,12 @@ struct ServiceUnderTest {
     /// profile and need all three profiles.
     static let comparisonTheme = FeedbackClient.script.deletingLastPathComponent().appendingPathComponent("comparison-theme.json")
 
-    init(_ kind: FeedbackDaemon.Kind, theme: URL? = comparisonTheme, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    init(_ kind: ServiceDaemon.Kind, theme: URL? = comparisonTheme, arguments: [String] = [], environment: [String: String] = [:]) throws {
         bus = try SessionBus()
         var environment = environment
         if let theme { environment["FEEDBACK_THEME"] = theme.path }
-        daemon = try FeedbackDaemon(kind, on: bus, arguments: arguments, environment: environment)
+        daemon = try ServiceDaemon(kind, on: bus, arguments: arguments, environment: environment)
         client = try FeedbackClient(on: bus)
+        client.companions = [daemon]
     }
 }

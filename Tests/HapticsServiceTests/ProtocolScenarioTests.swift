@@ -9,9 +9,9 @@ extension ServiceHarness {
     @Suite struct ProtocolScenarios {
         typealias Reason = FeedbackClient.EndReason
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func anEmptyAppIDOrEventIsInvalidArgsAndTakesNoID(_ kind: FeedbackDaemon.Kind) throws {
-            let service = try ServiceUnderTest(kind)
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func anEmptyAppIDOrEventIsInvalidArgsAndTakesNoID(_ kind: ServiceDaemon.Kind) throws {
+            let service = try HarnessService(kind)
             let client = service.client
             #expect(try client.trigger(app: "", "message-new-instant").error == FeedbackClient.invalidArgs)
             #expect(try client.trigger(app: "org.example.Tests", "").error == FeedbackClient.invalidArgs)
@@ -20,9 +20,9 @@ extension ServiceHarness {
             #expect(try client.trigger("no-such-event").id == 1)
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func hintsThatAreNotAStringToVariantMapAreInvalidArgs(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func hintsThatAreNotAStringToVariantMapAreInvalidArgs(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             let method = "org.sigxcpu.Feedback.TriggerFeedback"
             for (signature, arguments) in [
                 ("(ssa{ss}i)", "('org.example.Tests', 'message-new-instant', {'profile': 'full'}, -1)"),
@@ -37,29 +37,29 @@ extension ServiceHarness {
             }
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func hintsOfAnUnexpectedTypeOrNameAreIgnored(_ kind: FeedbackDaemon.Kind) throws {
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func hintsOfAnUnexpectedTypeOrNameAreIgnored(_ kind: ServiceDaemon.Kind) throws {
             // feedbackd looks each hint up with its type (`g_variant_dict_lookup`) and skips one
             // of another type, as it skips names it does not know: the feedback plays.
-            let client = try ServiceUnderTest(kind).client
+            let client = try HarnessService(kind).client
             for hints in ["{'profile': <42>}", "{'important': <'yes'>}", "{'sound-file': <uint32 7>}", "{'x-unknown-hint': <'value'>}"] {
                 let id = try #require(try client.trigger("message-new-instant", hints: hints).id, "\(hints)")
                 #expect(try client.waitForEnd(of: id, timeout: .seconds(20)) == Reason.natural.rawValue, "\(hints)")
             }
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func anEventTheThemeLacksGetsAnIDThenEndsAsNotFoundOnce(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func anEventTheThemeLacksGetsAnIDThenEndsAsNotFoundOnce(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             let id = try #require(try client.trigger("no-such-event").id)
             #expect(try client.waitForEnd(of: id) == Reason.notFound.rawValue)
             let ends = try client.signals(settle: .milliseconds(300)).filter { $0.member == "FeedbackEnded" }
             #expect(ends == [FeedbackClient.Signal(member: "FeedbackEnded", args: [.int(Int(id)), .int(Reason.notFound.rawValue)])])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func idsIncreaseByOneWhateverTheFeedbackBecomes(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func idsIncreaseByOneWhateverTheFeedbackBecomes(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             var ids: [UInt32] = []
             for (event, timeout) in [("no-such-event", -1), ("message-new-instant", -1), ("phone-incoming-call", 0), ("no-such-event", 5)] {
                 ids.append(try #require(try client.trigger(event, timeout: Int32(timeout)).id))
@@ -68,9 +68,9 @@ extension ServiceHarness {
             #expect(ids == [1, 2, 3, 4])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func aFeedbackPlayedOnceEndsNaturally(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func aFeedbackPlayedOnceEndsNaturally(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             let id = try #require(try client.trigger("message-new-instant", timeout: -1).id)
             #expect(try client.waitForEnd(of: id, timeout: .seconds(20)) == Reason.natural.rawValue)
             // A timeout below -1 is taken as -1.
@@ -78,9 +78,9 @@ extension ServiceHarness {
             #expect(try client.waitForEnd(of: clamped, timeout: .seconds(20)) == Reason.natural.rawValue)
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func anEndlessFeedbackRunsUntilEndFeedbackThenEndsExplicitlyOnce(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func anEndlessFeedbackRunsUntilEndFeedbackThenEndsExplicitlyOnce(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             let id = try #require(try client.trigger("phone-incoming-call", timeout: 0).id)
             // Longer than the event's one play (1 s of vibration, a ~1 s sound) and not ended:
             // the wait is what is tested.
@@ -90,9 +90,9 @@ extension ServiceHarness {
             #expect(try client.signals(settle: .milliseconds(300)).filter { $0.member == "FeedbackEnded" }.count == 1)
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func endFeedbackOfAnUnknownOrEndedIDAnswersEmptyAndSignalsNothing(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func endFeedbackOfAnUnknownOrEndedIDAnswersEmptyAndSignalsNothing(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             #expect(try client.end(4711).values == [])
             let id = try #require(try client.trigger("no-such-event").id)
             #expect(try client.waitForEnd(of: id) == Reason.notFound.rawValue)
@@ -101,9 +101,9 @@ extension ServiceHarness {
             #expect(ends.map(\.args) == [[.int(Int(id)), .int(Reason.notFound.rawValue)]])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func everyFeedbackOfAClientThatLeavesTheBusEndsExplicitly(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func everyFeedbackOfAClientThatLeavesTheBusEndsExplicitly(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             try client.connect("leaving", watch: false)
             let first = try #require(try client.trigger("phone-incoming-call", timeout: 0, conn: "leaving").id)
             let second = try #require(try client.trigger("message-new-instant", timeout: 0, conn: "leaving").id)
@@ -117,9 +117,9 @@ extension ServiceHarness {
             #expect(try client.waitForEnd(of: staying) == Reason.explicit.rawValue)
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func theProfilePropertyIsReadWrittenAndAnnounced(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func theProfilePropertyIsReadWrittenAndAnnounced(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             #expect(try client.profile().values == ["full"])
             _ = try client.signals()
             #expect(try client.setProfile("'quiet'").values == [])
@@ -131,12 +131,12 @@ extension ServiceHarness {
             #expect(try client.profile().values == ["quiet"])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func theProfileLevelsDecideWhatIsFound(_ kind: FeedbackDaemon.Kind) throws {
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func theProfileLevelsDecideWhatIsFound(_ kind: ServiceDaemon.Kind) throws {
             // The comparison theme has nothing for these events at `silent` (and a level that
             // does not exist finds nothing): as the global profile or as the `profile` hint,
             // nothing is found; a hint can only lower the level, never raise it.
-            let client = try ServiceUnderTest(kind).client
+            let client = try HarnessService(kind).client
             for hint in ["silent", "no-such-level"] {
                 let id = try #require(try client.trigger("message-new-instant", hints: "{'profile': <'\(hint)'>}").id)
                 #expect(try client.waitForEnd(of: id) == Reason.notFound.rawValue, "hint \(hint)")
@@ -151,9 +151,9 @@ extension ServiceHarness {
             #expect(try client.waitForEnd(of: played, timeout: .seconds(20)) == Reason.natural.rawValue)
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func anUnknownMethodOrInterfaceIsTheStandardError(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func anUnknownMethodOrInterfaceIsTheStandardError(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             #expect(try client.call("org.sigxcpu.Feedback.NoSuchMethod", "(u)", "(uint32 1,)").error == "org.freedesktop.DBus.Error.UnknownMethod")
             #expect(
                 try client.call("org.freedesktop.DBus.Properties.Get", "(ss)", "('org.sigxcpu.Feedback', 'NoSuchProperty')").error == FeedbackClient.invalidArgs

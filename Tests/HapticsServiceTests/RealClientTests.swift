@@ -9,9 +9,9 @@ extension ServiceHarness {
     @Suite struct RealClients {
         typealias Reason = FeedbackClient.EndReason
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func fbcliTriggersAnEventAndExitsWhenItEnds(_ kind: FeedbackDaemon.Kind) throws {
-            let service = try ServiceUnderTest(kind)
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func fbcliTriggersAnEventAndExitsWhenItEnds(_ kind: ServiceDaemon.Kind) throws {
+            let service = try HarnessService(kind)
             let run = try Fbcli.run(["-E", "message-new-instant", "-w", "20"], on: service.bus)
             #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("Triggering feedback for event 'message-new-instant'"))
@@ -20,18 +20,18 @@ extension ServiceHarness {
             #expect(ends.map { $0.args.last } == [.int(Reason.natural.rawValue)])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func fbcliOfAnUnknownEventEndsAtOnceAsNotFound(_ kind: FeedbackDaemon.Kind) throws {
-            let service = try ServiceUnderTest(kind)
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func fbcliOfAnUnknownEventEndsAtOnceAsNotFound(_ kind: ServiceDaemon.Kind) throws {
+            let service = try HarnessService(kind)
             let run = try Fbcli.run(["-E", "no-such-event", "-w", "20"], on: service.bus)
             #expect(run.status == 0, "\(run.output)")
             let ends = try service.client.signals(settle: .milliseconds(200)).filter { $0.member == "FeedbackEnded" }
             #expect(ends.map { $0.args.last } == [.int(Reason.notFound.rawValue)])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func fbcliEndsAnEndlessFeedbackOnReturn(_ kind: FeedbackDaemon.Kind) throws {
-            let service = try ServiceUnderTest(kind)
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func fbcliEndsAnEndlessFeedbackOnReturn(_ kind: ServiceDaemon.Kind) throws {
+            let service = try HarnessService(kind)
             let fbcli = try Fbcli(["-E", "phone-incoming-call", "-t", "0", "-w", "30"], on: service.bus)
             let started = Wait.until(timeout: .seconds(20)) { fbcli.output.contains("Press <RETURN>") }
             #expect(started, "\(fbcli.output)")
@@ -45,9 +45,9 @@ extension ServiceHarness {
             #expect(ends.map { $0.args.last } == [.int(Reason.explicit.rawValue)])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func fbcliSetsTheProfile(_ kind: FeedbackDaemon.Kind) throws {
-            let service = try ServiceUnderTest(kind)
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func fbcliSetsTheProfile(_ kind: ServiceDaemon.Kind) throws {
+            let service = try HarnessService(kind)
             let run = try Fbcli.run(["-P", "quiet"], on: service.bus)
             #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("Current feedback profile is: 'quiet'"), "\(run.output)")
@@ -56,9 +56,9 @@ extension ServiceHarness {
             #expect(again.output.contains("Profile is already set to quiet"), "\(again.output)")
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func libfeedbackTriggersEndsAndHearsFeedbackEnded(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func libfeedbackTriggersEndsAndHearsFeedbackEnded(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             #expect(try client.send(["op": "lfb_init", "app": "org.example.LibfeedbackTests"])["ok"] == .bool(true))
 
             #expect(try client.send(["op": "lfb_trigger", "name": "unknown", "event": "no-such-event"])["ok"] == .bool(true))
@@ -74,9 +74,9 @@ extension ServiceHarness {
             _ = try client.send(["op": "lfb_uninit"])
         }
 
-        @Test(arguments: FeedbackDaemon.Kind.allCases)
-        func libfeedbackReadsAndWritesTheProfile(_ kind: FeedbackDaemon.Kind) throws {
-            let client = try ServiceUnderTest(kind).client
+        @Test(arguments: ServiceDaemon.Kind.allCases)
+        func libfeedbackReadsAndWritesTheProfile(_ kind: ServiceDaemon.Kind) throws {
+            let client = try HarnessService(kind).client
             _ = try client.send(["op": "lfb_init", "app": "org.example.LibfeedbackTests"])
             #expect(try client.send(["op": "lfb_get_profile"])["ok"] == "full")
             _ = try client.send(["op": "lfb_set_profile", "profile": "silent"])

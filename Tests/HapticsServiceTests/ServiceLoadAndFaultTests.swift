@@ -12,7 +12,7 @@ extension ServiceHarness {
 
         @Test(.tags(.serviceLoad))
         func twentyClientsAtAHundredTriggersASecondAreAllAnsweredAndEndedOnceInFlatMemory() throws {
-            let service = try ServiceUnderTest(.haptics, theme: Self.theme)
+            let service = try HarnessService(.haptics, theme: Self.theme)
             let answer = try service.client.send(
                 [
                     "op": "load", "clients": 20, "rate": 100, "seconds": 10, "app": "org.example.Load", "event": "button-pressed",
@@ -37,7 +37,7 @@ extension ServiceHarness {
 
         @Test(.tags(.serviceLoad))
         func aClientFloodingEndlessFeedbacksIsBoundedWithAClearErrorAndOthersAreStillServed() throws {
-            let service = try ServiceUnderTest(.haptics, theme: Self.theme)
+            let service = try HarnessService(.haptics, theme: Self.theme)
             let client = service.client
             try client.connect("flooder", watch: false)
             let answer = try client.send(
@@ -98,7 +98,7 @@ extension ServiceHarness {
         }
 
         @Test func fuzzedHintsGetAnIDOrInvalidArgsAndTheDaemonKeepsRunning() throws {
-            let service = try ServiceUnderTest(.haptics, theme: Self.theme)
+            let service = try HarnessService(.haptics, theme: Self.theme)
             let client = service.client
             let run = FuzzRun(reader: "service-hints", defaultSeconds: 3, defaultSeed: 25)
             var random = JSONMutator.SeededGenerator(seed: run.seed)
@@ -146,7 +146,7 @@ extension ServiceHarness {
             let folder = try TemporaryFolder(prefix: "haptics-theme-fuzz")
             let seed = try String(contentsOf: Self.theme, encoding: .utf8)
             let themeFile = try folder.write("theme.json", seed)
-            let service = try ServiceUnderTest(.haptics, theme: themeFile)
+            let service = try HarnessService(.haptics, theme: themeFile)
             let client = service.client
             let run = FuzzRun(reader: "service-theme", defaultSeconds: 4, defaultSeed: 2525)
             var reloads = 0

@@ -18,7 +18,7 @@ extension ServiceHarness {
             of event: String, timeout: Int32 = -1, endAfter: Duration? = nil, reason: Reason = .natural,
             sourceLocation: SourceLocation = #_sourceLocation
         ) throws -> (samples: [Float], rate: Double) {
-            let service = try ServiceUnderTest(.haptics, theme: Self.theme)
+            let service = try HarnessService(.haptics, theme: Self.theme)
             let id = try #require(try service.client.trigger(event, timeout: timeout).id, sourceLocation: sourceLocation)
             if let endAfter {
                 // The feedback is endless: it runs for this long before it is ended, and the
@@ -96,7 +96,7 @@ extension ServiceHarness {
         }
 
         @Test func anEventTheThemeLacksPutsNothingIntoTheDevice() throws {
-            let service = try ServiceUnderTest(.haptics, theme: Self.theme)
+            let service = try HarnessService(.haptics, theme: Self.theme)
             let id = try #require(try service.client.trigger("no-such-event").id)
             #expect(try service.client.waitForEnd(of: id) == Reason.notFound.rawValue)
             #expect(service.daemon.stop() == 0)
@@ -107,7 +107,7 @@ extension ServiceHarness {
         }
 
         @Test func sigtermEndsEveryFeedbackAndExitsZero() throws {
-            let service = try ServiceUnderTest(.haptics, theme: Self.theme)
+            let service = try HarnessService(.haptics, theme: Self.theme)
             let id = try #require(try service.client.trigger("phone-incoming-call", timeout: 0).id)
             #expect(try service.client.waitForEnd(of: id, timeout: .milliseconds(300)) == nil)
             #expect(service.daemon.stop(signal: SIGTERM) == 0, "\(service.daemon.errorOutput)")

@@ -12,7 +12,7 @@ import Testing
 public final class FeedbackClient {
     /// The answer to a D-Bus method call: its values, or the error's name and message.
     public struct Reply: Sendable, Equatable, CustomStringConvertible {
-        public var values: [JSONValue]?
+        public var values: [ClientValue]?
         public var error: String?
         public var message: String?
 
@@ -24,8 +24,8 @@ public final class FeedbackClient {
     /// A signal the client received: its member name and arguments.
     public struct Signal: Sendable, Equatable, CustomStringConvertible {
         public var member: String
-        public var args: [JSONValue]
-        public init(member: String, args: [JSONValue]) {
+        public var args: [ClientValue]
+        public init(member: String, args: [ClientValue]) {
             self.member = member
             self.args = args
         }
@@ -41,6 +41,11 @@ public final class FeedbackClient {
         case explicit = 2
     }
 
+    /// The bus the client is on, kept as long as the client lives.
+    public let bus: SessionBus
+    /// What else must live as long as the client (the daemon it talks to), so that a test that
+    /// keeps only the client keeps the service.
+    public var companions: [AnyObject] = []
     private let process: Process
     private let input: FileHandle
     private let output: FileHandle
@@ -60,6 +65,7 @@ public final class FeedbackClient {
     /// `/org/sigxcpu/Feedback`. Cancels the test when Python with libfeedback is missing.
     public init(on bus: SessionBus, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
         try ServiceTools.require(["python3-gi"], sourceLocation: sourceLocation)
+        self.bus = bus
         scratch = try TemporaryFolder(prefix: "haptics-client")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -82,15 +88,15 @@ public final class FeedbackClient {
     }
 
     /// Sends one command and returns the script's answer (a JSON object).
-    public func send(_ command: [String: JSONValue], timeout: Duration = .seconds(60)) throws -> [String: JSONValue] {
-        let line = try JSONEncoder().encode(JSONValue.object(command)) + Data("\n".utf8)
+    public func send(_ command: [String: ClientValue], timeout: Duration = .seconds(60)) throws -> [String: ClientValue] {
+        let line = try JSONEncoder().encode(ClientValue.object(command)) + Data("\n".utf8)
         try input.write(contentsOf: line)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let answer = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
-                guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: answer) else {
+                guard case .object(let object) = try JSONDecoder().decode(ClientValue.self, from: answer) else {
                     throw ServiceTools.Failure(description: "the client answered \(String(decoding: answer, as: UTF8.self))")
                 }
                 if let exception = object["exception"]?.string { throw ServiceTools.Failure(description: "the client failed: \(exception)") }
@@ -117,7 +123,7 @@ public final class FeedbackClient {
     /// Calls `method` (`interface.Member`) on `/org/sigxcpu/Feedback` with `arguments` in
     /// GVariant text form of type `signature` (e.g. `(ssa{sv}i)`), from connection `conn`.
     public func call(_ method: String, _ signature: String?, _ arguments: String, conn: String = "main") throws -> Reply {
-        var command: [String: JSONValue] = ["op": "call", "method": .string(method), "args": .string(arguments), "conn": .string(conn)]
+        var command: [String: ClientValue] = ["op": "call", "method": .string(method), "args": .string(arguments), "conn": .string(conn)]
         if let signature { command["signature"] = .string(signature) }
         let answer = try send(command)
         return Reply(values: answer["ok"]?.array, error: answer["error"]?.string, message: answer["message"]?.string)
@@ -147,7 +153,7 @@ public final class FeedbackClient {
 
     /// Waits until connection `conn` has received `member` whose first arguments are `args`;
     /// returns its arguments, or nil after `timeout`.
-    public func waitForSignal(_ member: String, args: [JSONValue] = [], timeout: Duration = .seconds(10), conn: String = "main") throws -> [JSONValue]? {
+    public func waitForSignal(_ member: String, args: [ClientValue] = [], timeout: Duration = .seconds(10), conn: String = "main") throws -> [ClientValue]? {
         let answer = try send([
             "op": "wait_signal", "member": .string(member), "args": .array(args), "conn": .string(conn), "timeout": .double(Wait.seconds(timeout)),
         ])
@@ -187,7 +193,7 @@ public final class FeedbackClient {
 }
 
 /// A JSON value, for the client's answers: compared with `==` in tests and printed readably.
-public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+public enum ClientValue: Sendable, Equatable, Codable, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
 {
     case null
@@ -195,14 +201,14 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible, Ex
     case int(Int)
     case double(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([ClientValue])
+    case object([String: ClientValue])
 
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: ClientValue...) { self = .array(elements) }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -216,10 +222,10 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible, Ex
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if let value = try? container.decode([ClientValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode([String: ClientValue].self))
         }
     }
 
@@ -239,8 +245,8 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible, Ex
     public var int: Int? { if case .int(let value) = self { value } else { nil } }
     public var string: String? { if case .string(let value) = self { value } else { nil } }
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
-    public var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
-    public var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    public var array: [ClientValue]? { if case .array(let value) = self { value } else { nil } }
+    public var object: [String: ClientValue]? { if case .object(let value) = self { value } else { nil } }
     public var double: Double? {
         switch self {
         case .double(let value): value
@@ -248,7 +254,7 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible, Ex
         default: nil
         }
     }
-    public subscript(key: String) -> JSONValue? { object?[key] }
+    public subscript(key: String) -> ClientValue? { object?[key] }
 
     public var description: String {
         switch self {

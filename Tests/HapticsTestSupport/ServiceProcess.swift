@@ -31,8 +31,21 @@ public final class ServiceProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The child starts with no signal blocked and default handlers: it would otherwise
+        // inherit the spawning thread's mask, and the test runner's threads block SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, command[0], &actions, nil, &argv, &envp)
+        let result = posix_spawn(&pid, command[0], &actions, &attributes, &argv, &envp)
         guard result == 0 else {
             throw ServiceTools.Failure(description: "cannot run \(command[0]): \(String(cString: strerror(result)))")
         }

@@ -10,7 +10,7 @@ import Testing
 /// sink of its own when pulseaudio is installed: without one, its sound feedbacks fail in ways
 /// of their own (an endless one never ends) and the two daemons could share only errors. Both
 /// write their standard error to a file (``errorOutput``); both are killed when the test ends.
-public final class FeedbackDaemon: @unchecked Sendable {
+public final class ServiceDaemon: @unchecked Sendable {
     /// Which daemon.
     public enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         /// `haptics daemon`.
