@@ -32,5 +32,6 @@ struct HarnessService {
         daemon = try ServiceDaemon(kind, on: bus, arguments: arguments, environment: environment)
         client = try FeedbackClient(on: bus)
         client.companions = [daemon]
+        try client.ready()
     }
 }

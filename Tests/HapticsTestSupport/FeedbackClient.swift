@@ -115,6 +115,13 @@ public final class FeedbackClient {
         }
     }
 
+    /// Returns once the client is connected and its signal subscription is in place: a call's
+    /// round trip (the bus handles a connection's messages in order, so the subscription sent
+    /// before it is active after it). Until then another client's feedback could end unseen.
+    public func ready() throws {
+        guard try send(["op": "has_owner"])["ok"] != nil else { throw ServiceTools.Failure(description: "the client is not on the bus: \(errorOutput)") }
+    }
+
     /// What the script wrote on its standard error.
     public var errorOutput: String { (try? String(contentsOf: scratch.file("stderr"), encoding: .utf8)) ?? "" }
 

@@ -104,9 +104,13 @@ public final class SessionBus: @unchecked Sendable {
     /// Writes an activation file, `services/NAME.service`, so that the bus starts `arguments`
     /// (with `environment` added to its own) when a client calls `name` and no one owns it.
     public func installActivatableService(name: String, arguments: [String], environment: [String: String] = [:]) throws {
+        // The command goes into a script the activation file runs: the Exec line's own quoting
+        // rules are not the shell's, and device names such as `file:'PATH',wav` need quotes.
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let command = (["/usr/bin/env"] + assignments + arguments).map(Self.quoted).joined(separator: " ")
-        try folder.write("services/\(name).service", "[D-BUS Service]\nName=\(name)\nExec=\(command)\n")
+        let command = (["exec", "/usr/bin/env"] + assignments + arguments).map(Self.quoted).joined(separator: " ")
+        let script = try folder.write("services/\(name).sh", "#!/bin/sh\n\(command)\n")
+        chmod(script.path, 0o755)
+        try folder.write("services/\(name).service", "[D-BUS Service]\nName=\(name)\nExec=\(script.path)\n")
     }
 
     /// Whether someone owns `name` on this bus.
@@ -135,10 +139,9 @@ public final class SessionBus: @unchecked Sendable {
         return result.output
     }
 
-    /// `text` quoted for a POSIX shell (and for a `.service` file's Exec line, which follows the
-    /// same rules).
+    /// `text` quoted for a POSIX shell.
     public static func quoted(_ text: String) -> String {
-        text.allSatisfy({ $0.isLetter || $0.isNumber || "-_./=:,@".contains($0) }) && !text.isEmpty
+        text == "exec" || (text.allSatisfy({ $0.isLetter || $0.isNumber || "-_./=:,@".contains($0) }) && !text.isEmpty)
             ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
