@@ -118,6 +118,8 @@ def op_signals(command):
     """Every signal received so far, after running the main loop `settle` seconds more."""
     conn = connection(command)
     iterate_until(lambda: False, command.get("settle", 0))
+    while CONTEXT.iteration(False):  # what has arrived meanwhile
+        pass
     received = [{"member": s["member"], "args": s["args"]} for s in conn.signals]
     if command.get("clear", True):
         conn.signals.clear()
