@@ -51,7 +51,7 @@ struct DaemonCommand: Command {
     }
 
     func run() throws {
-        var options = FeedbackDaemonOptions(environment: ProcessInfo.processInfo.environment)
+        var options = HapticsDaemonOptions(environment: ProcessInfo.processInfo.environment)
         options.replace = replace
         options.device = device
         options.themeFile = theme
@@ -60,7 +60,7 @@ struct DaemonCommand: Command {
                 throw CLIError.invalidInput(error)
             }
         }
-        let status = FeedbackDaemon.run(options)
+        let status = HapticsDaemon.run(options)
         // The daemon has written its one line already.
         if status != 0 { throw ExitCode(status) }
     }

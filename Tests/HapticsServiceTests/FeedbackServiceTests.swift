@@ -37,7 +37,7 @@ final class FakeClock {
 }
 
 /// A service on the built-in theme, a fake output and a fake clock.
-struct ServiceUnderTest {
+struct ManagerUnderTest {
     let output = FakeFeedbackOutput()
     let clock = FakeClock()
     var lines: [String] { log.lines }
@@ -72,7 +72,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
 
 @Suite struct FeedbackServiceTests {
     @Test func idsStartAtOneAndOnlyIncrease() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let event = try playableEvent().name
         var ids: [UInt32] = []
         for timeout: Int32 in [-1, 0, 3, -1] {
@@ -83,7 +83,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func emptyAppIDOrEventIsInvalidArgumentsAndTakesNoID() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         #expect(throws: FeedbackServiceError.invalidArguments("Invalid app id ")) {
             try t.service.trigger(appID: "", event: "button-pressed", timeout: -1, sender: ":1.1")
         }
@@ -95,7 +95,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func eventTheThemeLacksEndsNotFoundAtOnce() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let id = try t.service.trigger(appID: "app", event: "no-such-event", timeout: 0, sender: ":1.1")
         #expect(t.ended() == [[id, 0xFFFF_FFFF]])
         #expect(t.output.starts.isEmpty)
@@ -103,7 +103,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func oneShotPlaysOnceAndEndsNaturallyWhenEveryPlaybackHasEnded() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let id = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: -1, sender: ":1.1")
         #expect(!t.output.starts.isEmpty)
         #expect(t.output.starts.allSatisfy { !$0.looping })
@@ -118,14 +118,14 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func timeoutBelowMinusOneIsOneShot() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         _ = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: -7, sender: ":1.1")
         #expect(t.output.starts.allSatisfy { !$0.looping })
         #expect(t.service.nextDeadline == nil)
     }
 
     @Test func endlessFeedbackLoopsUntilEndFeedbackThenEndsExplicitOnce() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let id = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: 0, sender: ":1.1")
         #expect(t.output.starts.allSatisfy { $0.looping })
         #expect(t.service.nextDeadline == nil)
@@ -142,7 +142,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func timeoutOfNSecondsLoopsAndExpiresAtN() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let id = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: 2, sender: ":1.1")
         #expect(t.output.starts.allSatisfy { $0.looping })
         #expect(t.service.nextDeadline == 102)
@@ -157,7 +157,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func endFeedbackOfAnUnknownIDChangesNothing() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let id = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: 0, sender: ":1.1")
         t.service.end(id: id + 100)
         #expect(t.ended().isEmpty)
@@ -165,7 +165,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func aClientLeavingEndsItsFeedbacksOnly() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let event = try playableEvent().name
         let a1 = try t.service.trigger(appID: "a", event: event, timeout: 0, sender: ":1.1")
         let b = try t.service.trigger(appID: "b", event: event, timeout: 0, sender: ":1.2")
@@ -178,7 +178,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func profileNamesSetTheLevelAndUnknownOnesAreIgnoredWithALine() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         #expect(t.service.level == .full)
         #expect(t.service.setProfile("quiet"))
         #expect(t.service.level == .quiet)
@@ -189,14 +189,14 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func loweringTheProfileEndsTheFeedbacksAboveIt() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let id = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: 0, sender: ":1.1")
         t.service.setProfile("silent")
         #expect(t.ended() == [[id, 2]])
     }
 
     @Test func reloadedSettingsBringTheirProfileAndEndWhatIsAboveIt() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let id = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: 0, sender: ":1.1")
         #expect(!t.service.replaceSettings(FeedbackSettings(profile: .full)), "the same profile is no change")
         #expect(t.service.replaceSettings(FeedbackSettings(profile: .silent, maxHapticStrength: 0.5)))
@@ -208,7 +208,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     @Test func silentProfileAndProfileHintLowerTheLevel() throws {
         let (event, lowest) = try playableEvent()
         try #require(lowest > .silent, "the built-in theme keeps \(event) out of the silent level")
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let hinted = try t.service.trigger(
             appID: "app", event: event, hints: FeedbackHints(profile: "silent"), timeout: -1, sender: ":1.1")
         #expect(t.ended() == [[hinted, 0xFFFF_FFFF]])
@@ -231,7 +231,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
         try #require(lowest > .silent)
         var settings = FeedbackSettings()
         settings.allowImportant = ["org.gnome.clocks"]
-        let t = ServiceUnderTest(settings: settings)
+        let t = ManagerUnderTest(settings: settings)
         t.service.setProfile("silent")
         let allowed = try t.service.trigger(
             appID: "org.gnome.clocks", event: event, hints: FeedbackHints(important: true), timeout: -1, sender: ":1.1")
@@ -243,7 +243,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func soundFileHintPlaysAtFullOnly() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let folder = try TemporaryFolder()
         let sound = folder.file("ding.wav")
         _ = try TestWAV.write(TestWAV.sine(frequency: 440, seconds: 0.1, sampleRate: 48000), sampleRate: 48000, to: sound)
@@ -262,13 +262,13 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     @Test func maxHapticStrengthScalesHapticFeedbacks() throws {
         var settings = FeedbackSettings()
         settings.maxHapticStrength = 0.25
-        let t = ServiceUnderTest(settings: settings)
+        let t = ManagerUnderTest(settings: settings)
         _ = try t.service.trigger(appID: "app", event: try playableEvent().name, timeout: -1, sender: ":1.1")
         #expect(t.output.starts.allSatisfy { $0.strength == 0.25 })
     }
 
     @Test func perClientLimitIsALimitsExceededErrorAndOtherClientsGoOn() throws {
-        let t = ServiceUnderTest(limits: FeedbackLimits(perClient: 3, players: 100, vibrateSteps: 10))
+        let t = ManagerUnderTest(limits: FeedbackLimits(perClient: 3, players: 100, vibrateSteps: 10))
         let event = try playableEvent().name
         for _ in 0..<3 { _ = try t.service.trigger(appID: "app", event: event, timeout: 0, sender: ":1.1") }
         #expect {
@@ -286,7 +286,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     @Test func globalPlayerLimitIsALimitsExceededErrorUntilPlayersEnd() throws {
         let event = try playableEvent().name
         let perEvent = FeedbackTheme.builtIn.feedbacks(for: event, level: .full).count
-        let t = ServiceUnderTest(limits: FeedbackLimits(perClient: 1000, players: 2 * perEvent, vibrateSteps: 10))
+        let t = ManagerUnderTest(limits: FeedbackLimits(perClient: 1000, players: 2 * perEvent, vibrateSteps: 10))
         let first = try t.service.trigger(appID: "app", event: event, timeout: -1, sender: ":1.1")
         _ = try t.service.trigger(appID: "app", event: event, timeout: -1, sender: ":1.2")
         #expect {
@@ -302,7 +302,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func outputFailureEndsTheEventNotFoundWithOneLine() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         t.output.failure = HapticError.engineNotRunning
         let event = try playableEvent().name
         let a = try t.service.trigger(appID: "app", event: event, timeout: -1, sender: ":1.1")
@@ -312,7 +312,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func endAllEndsEveryIDExplicitAndStopsVibration() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let event = try playableEvent().name
         let a = try t.service.trigger(appID: "app", event: event, timeout: 0, sender: ":1.1")
         let b = try t.service.trigger(appID: "app", event: event, timeout: 9, sender: ":1.2")
@@ -325,7 +325,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
 
 @Suite struct FeedbackServiceVibrateTests {
     @Test func vibrateTakesMoreThanTenStepsAndClampsAsFeedbackd() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         let steps = (0..<25).map { (amplitude: $0 % 2 == 0 ? 1.5 : 0.0, milliseconds: UInt32(100)) } + [(amplitude: 0.5, milliseconds: 60_000)]
         #expect(t.service.vibrate(appID: "game", steps: steps))
         let pattern = try #require(t.output.starts.first?.pattern)
@@ -337,7 +337,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func vibrateReplacesTheLastAndAnEmptyPatternStopsIt() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         #expect(t.service.vibrate(appID: "game", steps: [(1, 1000)]))
         #expect(t.service.vibrate(appID: "game", steps: [(0.5, 1000)]))
         #expect(t.output.playing.count == 1)
@@ -347,7 +347,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func vibrateIsFalseBelowQuietOrWithoutAHapticOutput() throws {
-        let t = ServiceUnderTest()
+        let t = ManagerUnderTest()
         t.service.setProfile("silent")
         #expect(!t.service.vibrate(appID: "game", steps: [(1, 100)]))
         t.service.setProfile("quiet")
@@ -357,7 +357,7 @@ func playableEvent() throws -> (name: String, lowest: FeedbackLevel) {
     }
 
     @Test func vibrateLimitsItsStepsToTheDocumentedCount() throws {
-        let t = ServiceUnderTest(limits: FeedbackLimits(perClient: 1, players: 10, vibrateSteps: 4))
+        let t = ManagerUnderTest(limits: FeedbackLimits(perClient: 1, players: 10, vibrateSteps: 4))
         #expect(t.service.vibrate(appID: "game", steps: Array(repeating: (amplitude: 1.0, milliseconds: UInt32(10)), count: 9)))
         #expect(t.output.starts.first?.pattern.events.count == 4)
     }

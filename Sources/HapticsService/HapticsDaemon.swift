@@ -8,7 +8,7 @@ import Glibc
 import Haptics
 
 /// How `haptics daemon` was asked to run.
-package struct FeedbackDaemonOptions: Sendable {
+package struct HapticsDaemonOptions: Sendable {
     /// Take the name from a running feedbackd or daemon.
     package var replace = false
     /// The output device (as `haptics play --device`); the environment's or settings' when nil.
@@ -28,10 +28,10 @@ package struct FeedbackDaemonOptions: Sendable {
 }
 
 /// The feedback service's process.
-package enum FeedbackDaemon {
+package enum HapticsDaemon {
     /// Runs the service until a signal or a replacement ends it; the exit status (0, or 1
     /// when it could not start or its bus connection failed, after one line on stderr).
-    package static func run(_ options: FeedbackDaemonOptions) -> Int32 {
+    package static func run(_ options: HapticsDaemonOptions) -> Int32 {
         // Before any thread starts, so that every thread inherits the blocked mask and the
         // signals arrive only through the descriptor.
         let signals = hsd_signalfd()
@@ -120,7 +120,7 @@ package enum FeedbackDaemon {
     }
 
     /// The theme `--theme` names, else the one feedbackd would find (by the settings' name).
-    private static func loadTheme(_ options: FeedbackDaemonOptions, settings: FeedbackSettings) throws -> FeedbackTheme {
+    private static func loadTheme(_ options: HapticsDaemonOptions, settings: FeedbackSettings) throws -> FeedbackTheme {
         if let file = options.themeFile {
             return try FeedbackTheme(contentsOf: URL(fileURLWithPath: file), environment: options.environment)
         }
@@ -129,7 +129,7 @@ package enum FeedbackDaemon {
 
     /// SIGHUP: the settings and the theme read again; a theme that fails keeps the old one.
     /// True when the settings changed the profile.
-    private static func reload(_ service: FeedbackService, options: FeedbackDaemonOptions) -> Bool {
+    private static func reload(_ service: FeedbackService, options: HapticsDaemonOptions) -> Bool {
         let settings = FeedbackSettings.load(environment: options.environment)
         for problem in settings.problems { log(problem) }
         let changed = service.replaceSettings(settings)
