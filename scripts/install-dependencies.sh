@@ -12,14 +12,14 @@
 #   zsh, fish           the shell completion scripts' tests run them (bash is there already)
 #   sound-theme-freedesktop, libglib2.0-bin  the feedback service's sounds and GSettings tests
 #   libsystemd-dev      sd-bus's headers (`haptics daemon` opens libsystemd itself)
-#   dbus-daemon         a private session bus for the feedback service's tests
+#   dbus-daemon, dbus-bin  a private session bus for the feedback service's tests (dbus-send)
 #   feedbackd, libfeedback-dev, gir1.2-lfb-0.0, python3-gi  feedbackd's daemon, fbcli and
 #                       libfeedback (with GDBus from Python), the real clients the tests use
 #   dpkg-dev, binutils, lintian, man-db  scripts/package-deb.sh builds, strips and checks the
 #                       .deb; its test installs it and reads `man haptics-play`
 # Swift 6 itself must be on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev libsoxr-dev librsvg2-2 sox zsh fish sound-theme-freedesktop libglib2.0-bin libsystemd-dev dbus-daemon feedbackd libfeedback-dev gir1.2-lfb-0.0 python3-gi dpkg-dev binutils lintian man-db)
+packages=(libasound2-dev libpulse-dev libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libsndfile1-dev libkissfft-dev libsoxr-dev librsvg2-2 sox zsh fish sound-theme-freedesktop libglib2.0-bin libsystemd-dev dbus-daemon dbus-bin feedbackd libfeedback-dev gir1.2-lfb-0.0 python3-gi dpkg-dev binutils lintian man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

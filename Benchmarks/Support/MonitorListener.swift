@@ -1,22 +1,21 @@
-import BenchmarkSupport
 import Foundation
 import Synchronization
 
 /// What reaches the device: the null sink's monitor, recorded by `parec` with a 1 ms fragment
 /// into a pipe that a thread of ours reads, stamping each arrival with CLOCK_MONOTONIC.
 ///
-/// Every sound measured takes the same path from the sink to this process, so the path's own
+/// Shared by the latency benchmarks (the engine's and the feedback service's). Every sound measured takes the same path from the sink to this process, so the path's own
 /// delay (a fragment, a pipe) adds the same to ours and to the anchor's.
-final class MonitorListener: @unchecked Sendable {
+package final class MonitorListener: @unchecked Sendable {
     /// When the sink last played a non-zero sample (monotonic nanoseconds; 0: never).
-    let lastSound = Atomic<Int>(0)
+    package let lastSound = Atomic<Int>(0)
     /// Set by ``arm()``; the first non-zero sample after it clears it and sets `heard`.
     private let armed = Atomic<Bool>(false)
     private let heard = Atomic<Int>(0)
     private let recorder: Child
     private let pipeRead: Int32
 
-    init(server: PulseServer) {
+    package init(server: PulseServer) {
         guard let parec = executable("parec") else { fatalError("parec is not installed (Debian: pulseaudio-utils)") }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { fatalError("pipe: \(errno)") }
@@ -70,19 +69,19 @@ final class MonitorListener: @unchecked Sendable {
     }
 
     /// Waits until the sink has been silent for `quiet` seconds.
-    func waitForSilence(_ quiet: Double = 0.02) {
+    package func waitForSilence(_ quiet: Double = 0.02) {
         while Double(now() - lastSound.load(ordering: .relaxed)) < quiet * 1e9 { usleep(2_000) }
     }
 
     /// Watches for the next sound; ``heardTime(timeout:)`` returns when it arrived.
-    func arm() {
+    package func arm() {
         heard.store(0, ordering: .relaxed)
         armed.store(true, ordering: .releasing)
     }
 
     /// When the first non-zero sample after ``arm()`` arrived (monotonic nanoseconds), or nil
     /// if none arrived within `timeout` seconds.
-    func heardTime(timeout: Double = 2) -> Int? {
+    package func heardTime(timeout: Double = 2) -> Int? {
         let deadline = now() + Int(timeout * 1e9)
         while now() < deadline {
             let time = heard.load(ordering: .acquiring)
@@ -93,5 +92,5 @@ final class MonitorListener: @unchecked Sendable {
         return nil
     }
 
-    func stop() { recorder.terminate() }
+    package func stop() { recorder.terminate() }
 }
