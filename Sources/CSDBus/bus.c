@@ -33,6 +33,10 @@
     F(sd_bus_add_object_vtable)                                                                                          \
     F(sd_bus_add_match)                                                                                                  \
     F(sd_bus_add_match_async)                                                                                            \
+    F(sd_bus_add_filter)                                                                                                 \
+    F(sd_bus_message_is_method_call)                                                                                     \
+    F(sd_bus_message_get_path)                                                                                           \
+    F(sd_bus_message_rewind)                                                                                             \
     F(sd_bus_call_method_async)                                                                                          \
     F(sd_bus_slot_unref)                                                                                                 \
     F(sd_bus_message_read)                                                                                               \
@@ -99,6 +103,7 @@ int hsd_available(char *message, size_t message_size) {
 struct hsd_bus {
     sd_bus *bus;
     hsd_callbacks callbacks;
+    int haptic;
 };
 
 struct hsd_watch {
@@ -107,6 +112,30 @@ struct hsd_watch {
     sd_bus_slot *call;
     char name[];
 };
+
+// MARK: Properties feedbackd's GDBus answers otherwise
+
+/// `Properties.Get`/`Set` of a property or interface our object does not have: GDBus (which
+/// feedbackd uses) answers `InvalidArgs` ("No such property …"), sd-bus `UnknownProperty` or
+/// `UnknownInterface`. Clients may test for feedbackd's answer, so ours is the same; every
+/// other message goes on to sd-bus's own dispatch.
+static int filter_properties(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    hsd_bus *b = userdata;
+    const char *path = sd.sd_bus_message_get_path(m);
+    if (!path || strcmp(path, PATH) != 0) return 0;
+    if (sd.sd_bus_message_is_method_call(m, "org.freedesktop.DBus.Properties", "Get") <= 0
+        && sd.sd_bus_message_is_method_call(m, "org.freedesktop.DBus.Properties", "Set") <= 0)
+        return 0;
+    const char *interface = NULL, *property = NULL;
+    int r = sd.sd_bus_message_read(m, "ss", &interface, &property);
+    sd.sd_bus_message_rewind(m, 1);
+    if (r < 0 || !interface || !property) return 0;
+    int known_interface = strcmp(interface, INTERFACE) == 0 || (b->haptic && strcmp(interface, HAPTIC_INTERFACE) == 0);
+    if (!known_interface) return sd.sd_bus_reply_method_errorf(m, ERROR_INVALID_ARGS, "No such interface “%s”", interface) < 0 ? 0 : 1;
+    if (strcmp(interface, INTERFACE) == 0 && strcmp(property, "Profile") == 0) return 0;
+    return sd.sd_bus_reply_method_errorf(m, ERROR_INVALID_ARGS, "No such property “%s”", property) < 0 ? 0 : 1;
+}
 
 // MARK: Methods
 
@@ -325,8 +354,13 @@ hsd_bus *hsd_open(const hsd_callbacks *callbacks, int replace, int haptic, char 
         free(b);
         return NULL;
     }
-    const char *step = "export " INTERFACE;
-    r = sd.sd_bus_add_object_vtable(b->bus, NULL, PATH, INTERFACE, feedback_vtable, b);
+    b->haptic = haptic;
+    const char *step = "answer properties as feedbackd";
+    r = sd.sd_bus_add_filter(b->bus, NULL, filter_properties, b);
+    if (r >= 0) {
+        step = "export " INTERFACE;
+        r = sd.sd_bus_add_object_vtable(b->bus, NULL, PATH, INTERFACE, feedback_vtable, b);
+    }
     if (r >= 0 && haptic) {
         step = "export " HAPTIC_INTERFACE;
         r = sd.sd_bus_add_object_vtable(b->bus, NULL, PATH, HAPTIC_INTERFACE, haptic_vtable, b);

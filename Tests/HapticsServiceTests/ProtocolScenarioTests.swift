@@ -155,14 +155,12 @@ extension ServiceHarness {
         func anUnknownMethodOrInterfaceIsTheStandardError(_ kind: ServiceDaemon.Kind) throws {
             let client = try HarnessService(kind).client
             #expect(try client.call("org.sigxcpu.Feedback.NoSuchMethod", "(u)", "(uint32 1,)").error == "org.freedesktop.DBus.Error.UnknownMethod")
-            // GDBus (feedbackd) answers InvalidArgs for a property that does not exist; sd-bus
-            // (ours) answers otherwise: a difference reported to the service's side.
+            // GDBus (feedbackd) answers InvalidArgs for a property or interface the object does
+            // not have; ours answers the same (sd-bus alone would say UnknownProperty).
             let unknownProperty = try client.call("org.freedesktop.DBus.Properties.Get", "(ss)", "('org.sigxcpu.Feedback', 'NoSuchProperty')")
-            withKnownIssue("haptics daemon: sd-bus's answer to an unknown property is not feedbackd's InvalidArgs") {
-                #expect(unknownProperty.error == FeedbackClient.invalidArgs, "\(unknownProperty)")
-            } when: {
-                kind == .haptics
-            }
+            #expect(unknownProperty.error == FeedbackClient.invalidArgs, "\(unknownProperty)")
+            let unknownInterface = try client.call("org.freedesktop.DBus.Properties.Get", "(ss)", "('org.example.Nothing', 'Profile')")
+            #expect(unknownInterface.error == FeedbackClient.invalidArgs, "\(unknownInterface)")
             #expect(try client.call("org.freedesktop.DBus.Peer.Ping", nil, "()").values == [])
         }
     }
