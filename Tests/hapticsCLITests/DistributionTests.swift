@@ -122,13 +122,15 @@ struct DistributionTests {
               "\(binary.path)" play success; echo "play status $?"; \
               "\(binary.path)" play success --device null; echo "null status $?"; \
               "\(binary.path)" devices'
-            """, environment: ["TMPDIR": temporary.path])
+            """, environment: ["TMPDIR": temporary.path, "XDG_CACHE_HOME": temporary.path("cache")])
         #expect(run.output.contains("rendered"), "\(run.output)")
         #expect(run.output.contains("play status 0") && run.output.contains("Rendered success"), "play renders instead: \(run.output)")
         #expect(run.output.contains("audio device 'null': alsa-lib is not installed (Debian/Ubuntu: apt-get install libasound2)\n"), "\(run.output)")
         #expect(run.output.contains("null status 69"), "\(run.output)")
         #expect(run.output.contains("none: alsa-lib is not installed"), "\(run.output)")
-        #expect(FileManager.default.fileExists(atPath: temporary.path("haptics/success.wav")))
+        // In the user's own cache folder, never under a fixed name in the shared TMPDIR.
+        #expect(FileManager.default.fileExists(atPath: temporary.path("cache/haptics/success.wav")))
+        #expect(!FileManager.default.fileExists(atPath: temporary.path("haptics")))
     }
 
     @Test("install.sh installs the binary, man pages, completions and udev rule into a prefix, and --uninstall removes exactly them")
