@@ -187,17 +187,33 @@ final class FileWatcher: @unchecked Sendable {
             exit(128 + (interruption.signal ?? SIGINT))
         }
         while true {
+            // Every run ends with one line saying when it ran and how it went, so a silent
+            // success (render, plot) is told from a run that never happened.
+            var outcome = "done"
             do {
                 try body()
             } catch let error as CLIError {
                 writeStandardError(error.line)
+                outcome = "failed"
             } catch let error as ExitCode where error != .success {
                 // The command printed its own report (validate's invalid files).
+                outcome = "failed"
             } catch {
                 writeStandardError("haptics: \(error)")
+                outcome = "failed"
             }
-            writeStandardError("haptics: watching \(paths.joined(separator: ", ")) for changes (Ctrl-C to stop)")
+            writeStandardError("haptics: \(clockTime()) \(outcome); watching \(paths.joined(separator: ", ")) for changes (Ctrl-C to stop)")
             watcher.waitForChange()
         }
+    }
+
+    /// The local time of day, `14:03:27`.
+    static func clockTime() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        var text = [CChar](repeating: 0, count: 16)
+        let length = strftime(&text, text.count, "%H:%M:%S", &parts)
+        return String(decoding: text.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -11,7 +11,7 @@ struct WatchFolderTests {
 
     /// How many runs the command has finished: each ends with the "watching" line.
     func runs(_ running: BackgroundHaptics) -> Int {
-        running.errorOutputSoFar.components(separatedBy: "haptics: watching ").count - 1
+        running.errorOutputSoFar.components(separatedBy: "for changes (Ctrl-C to stop)").count - 1
     }
 
     @Test(

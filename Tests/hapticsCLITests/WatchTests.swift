@@ -34,6 +34,29 @@ struct WatchTests {
         #expect(!outcome.timedOut)
     }
 
+    @Test("every run under --watch ends with one line: the time, done or failed, and what is watched")
+    func eachRunSaysWhatItDid() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("tap.ahap", Self.good)
+        let running = try BackgroundHaptics(["render", "--watch", "tap.ahap", "-o", "tap.wav"], in: folder.url)
+        defer { running.send(SIGKILL) }
+        let lines = { running.errorOutputSoFar.split(separator: "\n").map(String.init).filter { $0.hasSuffix("for changes (Ctrl-C to stop)") } }
+        let pattern = #/^haptics: \d\d:\d\d:\d\d (done|failed); watching tap\.ahap for changes \(Ctrl-C to stop\)$/#
+        // Generous: under a loaded machine a render can take seconds.
+        try await Wait.suspendingRequire("the first run: \(running.errorOutputSoFar)", timeout: .seconds(60), interval: .milliseconds(20)) {
+            !lines().isEmpty
+        }
+        #expect(lines().first.flatMap { try? pattern.wholeMatch(in: $0)?.output.1 } == "done", "\(lines())")
+        try save(Self.bad, as: "tap.ahap", in: folder)
+        try await Wait.suspendingRequire("a run after the bad edit: \(running.errorOutputSoFar)", timeout: .seconds(60), interval: .milliseconds(20)) {
+            lines().count >= 2
+        }
+        #expect(lines()[1].contains(" failed; watching "), "\(lines())")
+        #expect(running.process.isRunning)
+        running.send(SIGTERM)
+        _ = try await running.wait(timeout: .seconds(10))
+    }
+
     @Test("render --watch writes the file again after each save")
     func renderWatch() async throws {
         let folder = try TemporaryFolder()
