@@ -63,13 +63,7 @@ public enum LofeltHaptic {
         var clamped = false
         for item in amplitude {
             let point = try item.object(expected: "an object with numbers 'time' and 'amplitude'")
-            let timeField = try point.required("time", meaning: "seconds from the clip's start")
-            let time = try timeField.seconds()
-            guard time >= lastTime else {
-                throw timeField.error(
-                    .inconsistent(key: "time", message: "goes back in time (the breakpoint before is at \(JSONText.shortNumber(lastTime)) s)"))
-            }
-            lastTime = time
+            let time = try Self.breakpointTime(of: point, after: &lastTime)
             let a = try point.required("amplitude", meaning: "the amplitude, 0…1").finiteNumber()
             let level = (0...1).clamp(a)
             clamped = clamped || level != a
@@ -92,13 +86,7 @@ public enum LofeltHaptic {
             var lastTime = 0.0
             for item in try frequency.items(of: "breakpoints") {
                 let point = try item.object(expected: "an object with numbers 'time' and 'frequency'")
-                let timeField = try point.required("time", meaning: "seconds from the clip's start")
-                let time = try timeField.seconds()
-                guard time >= lastTime else {
-                    throw timeField.error(
-                        .inconsistent(key: "time", message: "goes back in time (the breakpoint before is at \(JSONText.shortNumber(lastTime)) s)"))
-                }
-                lastTime = time
+                let time = try Self.breakpointTime(of: point, after: &lastTime)
                 let f = try point.required("frequency", meaning: "the frequency, 0…1").finiteNumber()
                 clamped = clamped || !(0...1).contains(f)
                 sharpness.append(.init(time, (0...1).clamp(f).squareRoot()))
@@ -213,5 +201,18 @@ public enum LofeltHaptic {
         }
         text += "\n      }\n    }\n  }\n}\n"
         return Data(text.utf8)
+    }
+
+    /// A breakpoint's `time`, which may not go back before the one before it (`lastTime`,
+    /// which it then becomes).
+    private static func breakpointTime(of point: JSONObject, after lastTime: inout Double) throws(JSONFileError) -> Double {
+        let timeField = try point.required("time", meaning: "seconds from the clip's start")
+        let time = try timeField.seconds()
+        guard time >= lastTime else {
+            throw timeField.error(
+                .inconsistent(key: "time", message: "goes back in time (the breakpoint before is at \(JSONText.shortNumber(lastTime)) s)"))
+        }
+        lastTime = time
+        return time
     }
 }

@@ -58,13 +58,7 @@ public final class EvdevRumbleOutput: RumbleOutput, @unchecked Sendable {
     ///   ``RumbleEffectKind/periodicSharpness(waveform:)`` (vibration motors) rather than rumble.
     package init(device: some ForceFeedbackDevice, gain: Double = 1, sharpnessAsPeriod: Bool = false) throws(RumbleOutputError) {
         let path = device.path
-        let capabilities: ForceFeedbackCapabilities
-        do {
-            capabilities = try device.supportedEffects()
-        } catch {
-            device.close()
-            throw .unavailable(path, error)
-        }
+        let capabilities = try device.supportedEffectsOrClose()
         let periodic = sharpnessAsPeriod && capabilities.supportsPeriodic ? capabilities.periodicWaveform : nil
         guard let kind = periodic.map(RumbleEffectKind.periodicSharpness) ?? RumbleEffectKind(capabilities: capabilities) else {
             device.close()

@@ -31,3 +31,16 @@ package protocol ForceFeedbackDevice: AnyObject {
     /// Idempotent.
     func close()
 }
+
+extension ForceFeedbackDevice {
+    /// ``supportedEffects()`` for an output taking ownership of the device: on failure the
+    /// device is closed (the output's init fails, so nothing else would close it).
+    func supportedEffectsOrClose() throws(RumbleOutputError) -> ForceFeedbackCapabilities {
+        do {
+            return try supportedEffects()
+        } catch {
+            close()
+            throw .unavailable(path, error)
+        }
+    }
+}

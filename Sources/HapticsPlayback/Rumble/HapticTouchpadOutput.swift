@@ -40,13 +40,7 @@ package final class HapticTouchpadOutput: RumbleOutput, @unchecked Sendable {
     /// init fails.
     package init(device: some ForceFeedbackDevice, waveform: Waveform = .click) throws(RumbleOutputError) {
         let path = device.path
-        let capabilities: ForceFeedbackCapabilities
-        do {
-            capabilities = try device.supportedEffects()
-        } catch {
-            device.close()
-            throw .unavailable(path, error)
-        }
+        let capabilities = try device.supportedEffectsOrClose()
         guard capabilities.supports(Int32(Self.effectType)) else {
             device.close()
             throw .deviceUnavailable(device: path, reason: "is not a haptic touchpad (no FF_HAPTIC)")
