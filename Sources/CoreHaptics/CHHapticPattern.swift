@@ -96,14 +96,28 @@ open class CHHapticPattern {
     ///   or the code naming the element at fault (``CHHapticError/Code/invalidEventType``,
     ///   ``CHHapticError/Code/badEventEntry``, ``CHHapticError/Code/badParameterEntry``, …).
     public init(dictionary patternDict: [CHHapticPattern.Key: Any]) throws {
-        let data = try PatternDictionary.json(patternDict)
+        hapticPattern = try Self.decode(dictionary: patternDict)
+        audioResourceIDs = [:]
+        unplayable = nil
+    }
+
+    /// Creates a pattern from a dictionary keyed by strings, as `JSONSerialization` returns
+    /// it (`try CHHapticPattern(dictionary: json as! [String: Any])`), read as
+    /// ``init(dictionary:)-([CHHapticPattern.Key:Any])`` reads one keyed by ``Key``.
+    @_disfavoredOverload
+    public init(dictionary patternDict: [String: Any]) throws {
+        hapticPattern = try Self.decode(dictionary: patternDict)
+        audioResourceIDs = [:]
+        unplayable = nil
+    }
+
+    private static func decode(dictionary: Any) throws -> HapticPattern {
+        let data = try PatternDictionary.json(dictionary)
         do {
-            hapticPattern = try AHAPDecoder().decode(data, source: "pattern dictionary", baseDirectory: PatternDictionary.bundleFolder).pattern
+            return try AHAPDecoder().decode(data, source: "pattern dictionary", baseDirectory: PatternDictionary.bundleFolder).pattern
         } catch {
             throw CHHapticError(error, fallback: .invalidPatternDictionary)
         }
-        audioResourceIDs = [:]
-        unplayable = nil
     }
 
     /// Creates a pattern from an AHAP file. `AudioCustom` events' sound files are relative
@@ -138,7 +152,7 @@ open class CHHapticPattern {
 
     /// The pattern as a dictionary with AHAP's structure (the form ``init(dictionary:)``
     /// reads): `Version`, then `Pattern` with every event, then every parameter, then every
-    /// curve. Keys are strings (``Key``), types and IDs their strings, numbers `NSNumber`s
+    /// curve. Keys are ``Key``s (`NSString`), types and IDs their strings, numbers `NSNumber`s
     /// (times `Double`, values `Float`), so the result converts to JSON with
     /// `JSONSerialization`. An `EventWaveformPath` read relative to an AHAP file's folder is
     /// written as a full path, so the dictionary plays the same sound wherever it is read.

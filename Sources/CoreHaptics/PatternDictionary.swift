@@ -7,12 +7,12 @@ import HapticsCore
 enum PatternDictionary {
     /// Keys whose values are booleans (numbers are accepted for them, as `NSNumber` does).
     private static let booleanKeys: Set<String> = [
-        CHHapticPattern.Key.eventWaveformUseVolumeEnvelope,
-        CHHapticPattern.Key.eventWaveformLoopEnabled,
+        CHHapticPattern.Key.eventWaveformUseVolumeEnvelope.rawValue,
+        CHHapticPattern.Key.eventWaveformLoopEnabled.rawValue,
     ]
 
-    /// The dictionary as AHAP JSON.
-    static func json(_ dictionary: [CHHapticPattern.Key: Any]) throws(CHHapticError) -> Data {
+    /// The dictionary (keyed by ``CHHapticPattern/Key`` or `String`) as AHAP JSON.
+    static func json(_ dictionary: Any) throws(CHHapticError) -> Data {
         guard isShallow(dictionary, limit: maxDepth) else {
             throw CHHapticError(.invalidPatternDictionary, "the dictionary nests deeper than \(maxDepth) levels")
         }

@@ -18,10 +18,14 @@ import Synchronization
 public enum Haptics {
     private static let shared = Mutex<(engine: HapticEngine, selection: HapticOutputSelection)?>(nil)
 
-    /// Plays a feedback kind now. Returns at once; the feedback plays on the audio thread.
-    /// A program that exits right after should use `try await Haptics.play(_:)` or
-    /// ``playAndWait(_:)-(HapticFeedback)``, which return once it has been heard (at exit the
-    /// shared engine is given at most 2 s to finish, then closed).
+    /// Plays a feedback kind now, fire-and-forget: returns at once, and the feedback plays on
+    /// the audio thread. For apps that keep running. A program that exits right after should
+    /// wait with ``playToEnd(_:)-(HapticFeedback)`` or ``playAndWait(_:)-(HapticFeedback)``,
+    /// which return once it has been heard (at exit the shared engine is given at most 2 s to
+    /// finish, then closed).
+    ///
+    /// There is no `async` form of `play`: `try await Haptics.play(…)` would not wait, so the
+    /// waiting form has its own name.
     ///
     /// - Throws: ``HapticError`` when no output device can be opened.
     public static func play(_ feedback: HapticFeedback) throws {
@@ -34,28 +38,27 @@ public enum Haptics {
         try engine().playPattern(pattern)
     }
 
-    /// Plays a feedback kind and returns once it has been heard: for a command-line program
-    /// that exits next (``play(_:)-(HapticFeedback)`` returns at once, and an exiting program
-    /// cuts it off).
+    /// Plays a feedback kind and returns once it has been heard (its last sample has left the
+    /// device): for a command-line program that exits next, or code that goes on after the
+    /// feedback. The `async` counterpart of ``playAndWait(_:)-(HapticFeedback)``, as
+    /// ``HapticEngine/play(_:)`` is of ``HapticEngine/playAndWait(_:)``.
     ///
     /// ```swift
-    /// try await Haptics.play(.success)   // then exit
+    /// try await Haptics.playToEnd(.success)   // then exit
     /// ```
     ///
-    /// At the top level of a `main.swift`, Swift 6.3 picks the synchronous overload even after
-    /// `await` (with a warning that nothing is awaited): call this from an async function, or
-    /// use ``playAndWait(_:)-(HapticFeedback)``.
-    public static func play(_ feedback: HapticFeedback) async throws {
+    /// - Throws: ``HapticError`` when no output device can be opened.
+    public static func playToEnd(_ feedback: HapticFeedback) async throws {
         try await engine().play(HapticPattern(feedback: feedback))
     }
 
     /// Plays a pattern and returns once it has been heard.
-    public static func play(_ pattern: HapticPattern) async throws {
+    public static func playToEnd(_ pattern: HapticPattern) async throws {
         try await engine().play(pattern)
     }
 
     /// Plays a feedback kind and blocks until it has been heard: the synchronous form of
-    /// `try await Haptics.play(_:)`, for code that is not async.
+    /// ``playToEnd(_:)-(HapticFeedback)``, for code that is not async.
     public static func playAndWait(_ feedback: HapticFeedback) throws {
         try engine().playAndWait(HapticPattern(feedback: feedback))
     }

@@ -31,10 +31,11 @@ struct CoreHapticsFuzzTests {
         Double(Float.greatestFiniteMagnitude), 0.5, 1, 30,
     ]
 
-    static let keys: [CHHapticPattern.Key] = [
-        .time, .eventDuration, .parameterValue, .version, .eventParameters, .pattern, .event, .parameter, .parameterCurve,
-        .parameterCurveControlPoints, .eventType, .parameterID,
-    ]
+    /// The pattern keys' strings (a `CHHapticPattern.Key` is an `NSString`, not `Sendable`).
+    static let keys: [String] = [
+        CHHapticPattern.Key.time, .eventDuration, .parameterValue, .version, .eventParameters, .pattern, .event, .parameter,
+        .parameterCurve, .parameterCurveControlPoints, .eventType, .parameterID,
+    ].map(\.rawValue)
 
     /// Replaces leaves of a decoded dictionary with what JSON cannot hold (NaN, infinities,
     /// `NSNull`, nests deeper than the limit) or with hostile numbers.

@@ -37,4 +37,18 @@ struct ExitTests {
         #expect(file.dataSize > 0)
         #expect(file.dataSize == file.dataBytesInFile, "header \(file.dataSize) bytes, file \(file.dataBytesInFile)")
     }
+
+    @Test("the README's Haptics example on a machine without a device prints one line naming the problem and exits 1, not Swift's crash report")
+    func hapticsExampleWithoutDeviceFailsInOneLine() throws {
+        let program = try #require(
+            HapticsProcess.executable?.deletingLastPathComponent().appendingPathComponent("PlayAndExit"),
+            "the haptics binary is not built")
+        try #require(FileManager.default.isExecutableFile(atPath: program.path), "\(program.path) is not built (swift build builds Snippets/)")
+        // An evdev node that does not exist: the output the environment names cannot be opened.
+        let (status, output) = try shell("timeout 60 '\(program.path)'", environment: ["HAPTICS_DEVICE": "/dev/input/event-missing"])
+        let lines = output.split(separator: "\n")
+        #expect(status == 1, "\(output)")
+        #expect(lines.count == 1, "one line, not a crash report: \(output)")
+        #expect(lines.first?.hasPrefix("no haptic feedback: ") == true && output.contains("event-missing"), "\(output)")
+    }
 }

@@ -67,7 +67,7 @@ struct PatternDictionaryTests {
                 ["Event": ["EventType": "HapticTransient", "Time": 0, "EventParameters": [["ParameterID": "HapticIntensity", "ParameterValue": 1]]]]
             ]
         ]
-        // iOS code casts with `as!`; here the key is String itself, so the cast always succeeds.
+        // iOS code casts with `as!`; the key is NSString, to which Swift on Linux bridges String.
         let anyDictionary: Any = stringKeyed
         let pattern = try CHHapticPattern(dictionary: anyDictionary as! [CHHapticPattern.Key: Any])
         #expect(pattern.hapticPattern.events.map(\.kind) == [.transient])
