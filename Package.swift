@@ -49,7 +49,9 @@ let package = Package(
         .library(name: "HapticsFormats", targets: ["HapticsFormats"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1")
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` (scripts/docs.sh): the DocC site.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Layer 1: the pattern model and the AHAP format. No I/O beyond reading files.

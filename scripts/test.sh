@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need, checks the style (scripts/lint.sh), builds everything
-# (failing on any warning in this package's own code), the static release binary, runs the
-# whole test suite and the audio thread's allocation check.
+# (failing on any warning in this package's own code), the static release binary and the DocC
+# site, runs the whole test suite and the audio thread's allocation check.
 #   ./scripts/test.sh                  everything, real-time tests last
 #   ./scripts/test.sh --filter Engine  only what matches (passed to `swift test`)
 set -euo pipefail
@@ -50,6 +50,9 @@ if [ $# -gt 0 ]; then
   run_tests "$@"
   exit
 fi
+# The DocC site of Haptics, CoreHaptics and HapticsFormats (scripts/docs.sh): a DocC warning
+# (a broken symbol link, a missing snippet) fails CI. About 35 s after the build above.
+"$root/scripts/docs.sh"
 # Tests that measure timing against a sound server's clock (tagged `realtime`, see
 # Tests/HapticsTestSupport/RealTime.swift) run on their own, after the rest: the rest of the
 # suite keeps both cores busy, and a starved sound server inserts silence. Without

@@ -50,7 +50,7 @@ final class ParameterAttributes: CHHapticParameterAttributes, CustomStringConver
     }
 }
 
-/// The capabilities of the output ``HapticOutputSelection`` chooses.
+/// The capabilities of the output `HapticOutputSelection` chooses.
 struct OutputCapability: CHHapticDeviceCapability {
     let selection: HapticOutputSelection
     let supportsHaptics: Bool

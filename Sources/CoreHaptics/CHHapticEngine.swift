@@ -14,8 +14,8 @@ import Haptics
 /// try player?.start(atTime: CHHapticTimeImmediate)
 /// ```
 ///
-/// On Linux the engine plays through a native ``HapticEngine`` (``hapticEngine``) on the
-/// output ``HapticOutputSelection`` chooses: the `HAPTICS_DEVICE` environment variable (any
+/// On Linux the engine plays through a native `HapticEngine` (``hapticEngine``) on the
+/// output `HapticOutputSelection` chooses: the `HAPTICS_DEVICE` environment variable (any
 /// ALSA name, including `null` and `file:'/tmp/x.wav',wav`, or an evdev node), then the user's
 /// settings, then the best haptic actuator found (a vibration motor, the DualSense's audio
 /// haptics, a gamepad's rumble), else nothing (`null`: never the speakers unless configured).
@@ -23,7 +23,7 @@ import Haptics
 ///
 /// Threads: methods may be called from any thread (the class is not `Sendable`, as in Apple's
 /// SDK, so that subclasses need not be). ``start(completionHandler:)`` and
-/// ``stop(completionHandler:)`` run in order on the engine's own queue, and ``start()`` waits
+/// ``stop(completionHandler:)`` run in order on the engine's own queue, and `start()` waits
 /// for a stop requested before it. Handlers (`stoppedHandler`, `resetHandler`, finished and
 /// completion handlers) are not `@Sendable`, as in Apple's SDK, so closures written in
 /// main-actor code that capture `self` compile unchanged; as there, they are called on the
@@ -80,9 +80,9 @@ open class CHHapticEngine {
     /// Runs start and stop requests in order.
     private let lifecycle = DispatchQueue(label: "CHHapticEngine.lifecycle")
 
-    /// Creates an engine on the output chosen by ``HapticOutputSelection/current``. Nothing
-    /// opens until ``start()``, so on Linux this never throws; a missing device is reported
-    /// by ``start()`` (``CHHapticError/Code/serverInitFailed``).
+    /// Creates an engine on the output chosen by `HapticOutputSelection.current`. Nothing
+    /// opens until `start()`, so on Linux this never throws; a missing device is reported
+    /// by `start()` (``CHHapticError/Code/serverInitFailed``).
     public init() throws {
         (hapticEngine, outputSelection) = Self.makeNativeEngine()
         installHandlers()
@@ -169,8 +169,8 @@ open class CHHapticEngine {
     /// the sound server restarted), ``stoppedHandler`` is called, then the engine tries to
     /// open the output again by itself (after 0.1 s, then at doubling intervals up to 2 s,
     /// until the app stops or releases it) and calls this once it runs again. Also after a
-    /// ``start()`` that reopened a failed output. Players are kept, but what was playing
-    /// stopped: restart it here (calling ``start()`` here, as apps do, is harmless). Runs on a
+    /// `start()` that reopened a failed output. Players are kept, but what was playing
+    /// stopped: restart it here (calling `start()` here, as apps do, is harmless). Runs on a
     /// background queue.
     open var resetHandler: ResetHandler {
         get { handlers.lock.withLock { handlers.reset.value } }

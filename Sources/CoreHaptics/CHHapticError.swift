@@ -19,7 +19,7 @@ public let CHHapticErrorDomain: String = CoreHapticsErrorDomain
 /// catch { print((error as NSError).code) }   // -4805, …
 /// ```
 ///
-/// Errors of the native engine (``HapticError``) become the code ``HapticError/code`` names;
+/// Errors of the native engine (`HapticError`) become the code `HapticError.code` names;
 /// AHAP decoding problems become the code for what is wrong (an unknown event type is
 /// ``Code/invalidEventType``, a malformed event ``Code/badEventEntry``, …).
 public struct CHHapticError: CustomNSError, LocalizedError, Hashable, Sendable {

@@ -4,11 +4,11 @@ import Haptics
 /// A haptic pattern: events with dynamic parameters or parameter curves, as in Apple's SDK.
 ///
 /// A pattern copies what it is made from; changing the events or parameters afterwards does
-/// not change it. It holds a native ``HapticPattern`` (``hapticPattern``), which the engine
+/// not change it. It holds a native `HapticPattern` (``hapticPattern``), which the engine
 /// plays.
 open class CHHapticPattern {
     /// The native pattern. `AudioCustom` events made from a registered audio resource hold an
-    /// empty path here until an engine resolves their ID (``audioResourceIDs``).
+    /// empty path here until an engine resolves their ID (`audioResourceIDs`).
     public let hapticPattern: HapticPattern
     /// The registered audio resource of each `AudioCustom` event made with one, by event index.
     let audioResourceIDs: [Int: CHHapticAudioResourceID]
@@ -150,7 +150,7 @@ open class CHHapticPattern {
         unplayable = nil
     }
 
-    /// The pattern as a dictionary with AHAP's structure (the form ``init(dictionary:)``
+    /// The pattern as a dictionary with AHAP's structure (the form ``init(dictionary:)-([CHHapticPattern.Key:Any])``
     /// reads): `Version`, then `Pattern` with every event, then every parameter, then every
     /// curve. Keys are ``Key``s (`NSString`), types and IDs their strings, numbers `NSNumber`s
     /// (times `Double`, values `Float`), so the result converts to JSON with

@@ -9,12 +9,12 @@ import Synchronization
 
 /// One-line haptic feedback for apps: `try Haptics.play(.success)`.
 ///
-/// Plays on a shared engine for the output ``HapticOutputSelection/current`` chooses (the
+/// Plays on a shared engine for the output `HapticOutputSelection.current` chooses (the
 /// `HAPTICS_DEVICE` environment variable, e.g. `plughw:CARD=Device,DEV=0`, `/dev/input/event5`
 /// or `null`, then the user's settings, then the best haptic actuator found: a vibration motor,
 /// the DualSense, a gamepad's rumble; never the speakers unless configured), started on first
 /// use and stopped by itself after 10 s without feedback. The user's settings
-/// (``HapticSettings``: master intensity, per-category scales, off switch) apply.
+/// (`HapticSettings`: master intensity, per-category scales, off switch) apply.
 public enum Haptics {
     private static let shared = Mutex<(engine: HapticEngine, selection: HapticOutputSelection)?>(nil)
 
@@ -27,7 +27,7 @@ public enum Haptics {
     /// There is no `async` form of `play`: `try await Haptics.play(…)` would not wait, so the
     /// waiting form has its own name.
     ///
-    /// - Throws: ``HapticError`` when no output device can be opened.
+    /// - Throws: `HapticError` when no output device can be opened.
     public static func play(_ feedback: HapticFeedback) throws {
         let pattern = HapticPattern(feedback: feedback)
         try engine().playPattern(pattern)
@@ -41,13 +41,13 @@ public enum Haptics {
     /// Plays a feedback kind and returns once it has been heard (its last sample has left the
     /// device): for a command-line program that exits next, or code that goes on after the
     /// feedback. The `async` counterpart of ``playAndWait(_:)-(HapticFeedback)``, as
-    /// ``HapticEngine/play(_:)`` is of ``HapticEngine/playAndWait(_:)``.
+    /// `HapticEngine.play(_:)` is of `HapticEngine.playAndWait(_:)`.
     ///
     /// ```swift
     /// try await Haptics.playToEnd(.success)   // then exit
     /// ```
     ///
-    /// - Throws: ``HapticError`` when no output device can be opened.
+    /// - Throws: `HapticError` when no output device can be opened.
     public static func playToEnd(_ feedback: HapticFeedback) async throws {
         try await engine().play(HapticPattern(feedback: feedback))
     }

@@ -4,7 +4,7 @@ import Glibc
 
 /// A sound file read whole into memory as mono float samples, through libsndfile: WAV, AIFF,
 /// FLAC, Ogg (Vorbis, Opus) and, with libsndfile 1.1 or later (Debian 12 has 1.2), MP3. Any
-/// sample rate within ``SoundReader/sampleRates``; channels (at most 64) are mixed to mono by
+/// sample rate within `SoundReader.sampleRates`; channels (at most 64) are mixed to mono by
 /// averaging; at most 3,600 s. ``AudioAnalyzer/analyze(contentsOf:progress:)`` reads a file
 /// in bounded blocks instead, without holding it whole.
 public struct AudioFile: Sendable {

@@ -248,7 +248,7 @@ public enum FeedbackdTheme {
     ]
     static let typeNames = ["VibraRumble", "VibraPeriodic", "VibraPattern", "Sound", "Led", "Pattern"]
 
-    /// Reads a theme file; errors (``JSONFileError``) name the file, the line and column, the
+    /// Reads a theme file; errors (`JSONFileError`) name the file, the line and column, the
     /// JSON path and the problem, in one line.
     public static func read(contentsOf path: String) throws(JSONFileError) -> Document {
         try read(JSONFile(contentsOf: path, name: path, byteLimit: byteLimit))

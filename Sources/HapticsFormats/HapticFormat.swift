@@ -46,10 +46,10 @@ public enum HapticFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether ``read(_:source:notes:)`` accepts the format.
+    /// Whether ``read(_:source:baseDirectory:notes:)`` accepts the format.
     public var isReadable: Bool { self == .ahap || self == .haptic || self == .androidJSON || self == .webJSON }
 
-    /// Reads a file's contents as a pattern. AHAP goes through ``AHAPDecoder`` (lenient);
+    /// Reads a file's contents as a pattern. AHAP goes through `AHAPDecoder` (lenient);
     /// its warnings are returned as notes of kind `ahap`. The other formats are read under the
     /// same limits (16 MiB, 64 levels, 100,000 elements, 3,600 s), every problem one line
     /// `source:line:column: path: message`.

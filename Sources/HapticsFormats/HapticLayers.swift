@@ -8,7 +8,7 @@ import HapticsRender
 ///
 /// Every converter goes through this: ``init(pattern:resolution:tolerance:notes:)`` flattens
 /// an AHAP pattern (envelopes, dynamic parameters and curves evaluated, overlapping continuous
-/// events mixed), and ``pattern(metadata:notes:)`` builds an AHAP pattern back.
+/// events mixed), and ``pattern(metadata:)`` builds an AHAP pattern back.
 public struct HapticLayers: Sendable, Hashable {
     /// A point of a piecewise-linear curve: seconds from the start, value 0…1.
     public struct Point: Sendable, Hashable {

@@ -16,7 +16,7 @@ import HapticsCore
 ///
 /// Source: Meta's open-source haptics SDK (the `datamodel` crate, MIT; its v1 model and its
 /// AHAP conversion), learned from and followed here, not copied. Its AHAP rules, applied by
-/// ``pattern(from:notes:)``:
+/// ``pattern(from:source:notes:)``:
 /// - intensity = √amplitude (amplitude ≈ intensity²), times 0.8 at breakpoints with an
 ///   emphasis (*ducking*, so the continuous layer does not cancel the tap);
 /// - sharpness = √frequency;

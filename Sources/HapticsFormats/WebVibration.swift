@@ -12,7 +12,7 @@ import HapticsRender
 ///   not fit in 99 entries is cut, and the cut is named.
 /// - `gamepad.vibrationActuator.playEffect("dual-rumble", {startDelay, duration,
 ///   strongMagnitude, weakMagnitude})` (W3C Gamepad extensions): the rumble timeline
-///   (``RumbleRenderer``, strong = heavy motor = a·(1−s), weak = a·s), merged into constant
+///   (`RumbleRenderer`, strong = heavy motor = a·(1−s), weak = a·s), merged into constant
 ///   segments; Chromium caps one effect at 5,000 ms, so longer segments are split.
 public struct WebVibration: Sendable, Hashable {
     /// One `playEffect("dual-rumble", …)` call, played after the previous one finished.
