@@ -13,6 +13,16 @@ extension CHHapticPattern {
     /// constants (`CHHapticPattern.Key.event`, or `.event` where a key is expected),
     /// `init(rawValue:)`, `rawValue` and `RawValue` are members of `NSString`, leaving `String`
     /// untouched.
+    ///
+    /// Tried and rejected: a struct `Key: RawRepresentable, Hashable, ExpressibleByStringLiteral`
+    /// conforming to `_ObjectiveCBridgeable` (with `NSString` as its bridged type) and to
+    /// `_HasCustomAnyHashableRepresentation` (so `AnyHashable(Key.event) == AnyHashable("Event")`).
+    /// Linux's runtime then casts an `NSString` to the key, but not a `String`: `[String: Any]`
+    /// still casts to `[Key: Any]` as nil, and a `[Key: Any]` is still not valid JSON nor a
+    /// `[String: Any]`. Overloads taking `[String: Any]` would keep `init(dictionary:)` working,
+    /// but not the casts iOS code writes itself. What `NSString` costs: a key is not `Sendable`
+    /// (Apple's is), and another module adding a same-named `NSString` member makes uses
+    /// ambiguous, as one adding a `String` member did before.
     public typealias Key = NSString
 }
 

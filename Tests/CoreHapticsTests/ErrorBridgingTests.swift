@@ -1,5 +1,6 @@
 import CoreHaptics
 import Foundation
+import Haptics
 import HapticsTestSupport
 import Testing
 
@@ -44,5 +45,17 @@ struct ErrorBridgingTests {
         #expect(try CHHapticPattern(contentsOf: json).hapticPattern.events.count == 1)
         let upper = try folder.write("tap.AHAP", #"{ "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } } ] }"#)
         #expect(try CHHapticPattern(contentsOf: upper).hapticPattern.events.count == 1)
+    }
+
+    @Test("the same codes for a dictionary with no keys, keyed by Key or by String, and for playPattern(from:) with such URLs")
+    func applesCodesEverywhere() throws {
+        expectError(.invalidPatternDictionary) { _ = try CHHapticPattern(dictionary: [:]) }
+        expectError(.invalidPatternDictionary) { _ = try CHHapticPattern(dictionary: [String: Any]()) }
+        expectError(.invalidPatternDictionary) { _ = try CHHapticPattern(dictionary: ["Pattern": [Any]()] as [String: Any]) }
+        let engine = CHHapticEngine(hapticEngine: HapticEngine(device: "null"))
+        expectError(.fileNotFound) { try engine.playPattern(from: URL(string: "https://example.com/tap.ahap")!) }
+        let folder = try TemporaryFolder()
+        let text = try folder.write("tap.txt", #"{ "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient" } } ] }"#)
+        expectError(.notSupported) { try engine.playPattern(from: text) }
     }
 }
