@@ -51,4 +51,15 @@ struct ExitTests {
         #expect(lines.count == 1, "one line, not a crash report: \(output)")
         #expect(lines.first?.hasPrefix("no haptic feedback: ") == true && output.contains("event-missing"), "\(output)")
     }
+
+    @Test("the DocC article's pattern dictionary snippet runs: a Key-keyed literal, JSONSerialization both ways, String-keyed JSON, the same pattern each time")
+    func patternDictionarySnippetRuns() throws {
+        let program = try #require(
+            HapticsProcess.executable?.deletingLastPathComponent().appendingPathComponent("PatternDictionaries"),
+            "the haptics binary is not built")
+        try #require(FileManager.default.isExecutableFile(atPath: program.path), "\(program.path) is not built (swift build builds Snippets/)")
+        let (status, output) = try shell("timeout 60 '\(program.path)'")
+        #expect(status == 0, "\(output)")
+        #expect(output == "true\n", "\(output)")
+    }
 }
