@@ -24,8 +24,9 @@ public enum Haptics {
     /// which return once it has been heard (at exit the shared engine is given at most 2 s to
     /// finish, then closed).
     ///
-    /// There is no `async` form of `play`: `try await Haptics.play(…)` would not wait, so the
-    /// waiting form has its own name.
+    /// There is no `async` form of `play`, so `try await Haptics.play(…)` means the same in
+    /// every context (it never waits, and the compiler warns that nothing is awaited); the
+    /// waiting forms have their own names.
     ///
     /// - Throws: `HapticError` when no output device can be opened.
     public static func play(_ feedback: HapticFeedback) throws {
