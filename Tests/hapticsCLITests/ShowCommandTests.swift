@@ -93,7 +93,7 @@ struct ShowCommandTests {
         let result = try await HapticsProcess.run(["show", "--json", "-"], stdin: Data(samplePattern.utf8))
         #expect(result.status == 0)
         let object = try #require(try jsonObject(result.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["hapticsVersion", "source", "version", "duration", "metadata", "counts", "events", "parameters", "curves"])
+        #expect(Set(object.keys) == ["hapticsVersion", "source", "ahapVersion", "duration", "metadata", "counts", "events", "parameters", "curves"])
         #expect(object["source"] as? String == "-")
         let numbers = try ShowOutput(result.stdout)
         // The curve ends last: its start plus its last point's time.
