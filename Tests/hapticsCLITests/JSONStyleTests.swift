@@ -47,7 +47,7 @@ struct JSONStyleTests {
         try folder.write("warn.ahap", patternWithWarning)
         for arguments in [
             ["show", "success", "--json"], ["list", "--json"], ["devices", "--json"], ["validate", "--json", "warn.ahap"],
-            ["render", "heartbeat", "-o", "hb.wav", "--stats", "--json"],
+            ["render", "start", "-o", "hb.wav", "--stats", "--json"],
         ] {
             let result = try await HapticsProcess.run(arguments, in: folder.url, timeout: .seconds(60))
             #expect(result.status == 0, "\(arguments): \(result.errorLines)")
@@ -90,21 +90,21 @@ struct JSONStyleTests {
     @Test("convert --json reports what it read and wrote and each approximation, instead of the lines on standard error")
     func convertReport() async throws {
         let folder = try TemporaryFolder()
-        let lines = try await HapticsProcess.run(["convert", "heartbeat", "-o", "hb.js"], in: folder.url, timeout: .seconds(30))
+        let lines = try await HapticsProcess.run(["convert", "start", "-o", "hb.js"], in: folder.url, timeout: .seconds(30))
         #expect(lines.status == 0, "\(lines.errorLines)")
         let approximated = lines.errorLines.filter { $0.hasPrefix("haptics: approximated: ") }
-        #expect(!approximated.isEmpty, "the web format approximates heartbeat: \(lines.errorLines)")
-        let result = try await HapticsProcess.run(["convert", "heartbeat", "-o", "hb2.js", "--json"], in: folder.url, timeout: .seconds(30))
+        #expect(!approximated.isEmpty, "the web format approximates start: \(lines.errorLines)")
+        let result = try await HapticsProcess.run(["convert", "start", "-o", "hb2.js", "--json"], in: folder.url, timeout: .seconds(30))
         #expect(result.status == 0, "\(result.errorLines)")
         #expect(result.errorLines.isEmpty, "\(result.errorLines)")
         let document = try expectStyle(result.output, "convert")
-        #expect(document["input"] as? String == "heartbeat" && document["output"] as? String == "hb2.js" && document["to"] as? String == "web-js")
+        #expect(document["input"] as? String == "start" && document["output"] as? String == "hb2.js" && document["to"] as? String == "web-js")
         let notes = try #require(document["approximations"] as? [[String: Any]])
         #expect(
             notes.map { "haptics: approximated: " + ($0["message"] as? String ?? "") + (($0["count"] as? Int ?? 1) > 1 ? " (\($0["count"]!)×)" : "") }
                 == approximated)
         #expect(notes.allSatisfy { Set($0.keys) == ["kind", "message", "count"] })
-        let toStandardOutput = try await HapticsProcess.run(["convert", "heartbeat", "-o", "-", "--json"], timeout: .seconds(30))
+        let toStandardOutput = try await HapticsProcess.run(["convert", "start", "-o", "-", "--json"], timeout: .seconds(30))
         #expect(toStandardOutput.status == 2, "the report and the pattern cannot share standard output")
     }
 

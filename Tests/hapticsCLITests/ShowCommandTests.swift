@@ -96,8 +96,9 @@ struct ShowCommandTests {
         #expect(Set(object.keys) == ["hapticsVersion", "source", "ahapVersion", "duration", "metadata", "counts", "events", "parameters", "curves"])
         #expect(object["source"] as? String == "-")
         let numbers = try ShowOutput(result.stdout)
-        // The curve ends last: its start plus its last point's time.
-        #expect(numbers.duration == 0.2 + 0.4)
+        // The curve ends last: its start plus its last point's time (0.6000000000000001 in
+        // binary, written 0.6: JSON numbers are rounded to 6 decimals).
+        #expect(numbers.duration == 0.6)
         #expect(object["metadata"] as? [String: String] == ["Project": "Tests"])
         let counts = try #require(object["counts"] as? [String: Int])
         #expect(counts == ["events": 2, "transients": 1, "continuous": 1, "audioContinuous": 0, "audioCustom": 0, "parameters": 1, "curves": 1])
@@ -115,7 +116,7 @@ struct ShowCommandTests {
         #expect(numbers.parameters.map(\.value) == [0.8])
         let curves = try #require(object["curves"] as? [[String: Any]])
         #expect(curves.count == 1)
-        #expect(numbers.curves.map(\.end) == [0.2 + 0.4])
+        #expect(numbers.curves.map(\.end) == [0.6])
         #expect(numbers.curves.first?.controlPoints.map(\.value) == [0, -0.5])
     }
 
