@@ -66,7 +66,9 @@ struct ShowCommand: Command {
         if json {
             try JSONDocument.print(summary)
         } else {
-            writeStandardOutput(PatternTimeline(pattern: loaded.pattern, name: loaded.name).text)
+            let timeline = PatternTimeline(pattern: loaded.pattern, name: loaded.name)
+            writeStandardOutput(timeline.text)
+            if let note = timeline.audioNote { writeStandardError(note) }
             // A picture only for people: scripts reading the text get the table alone.
             if isatty(STDOUT_FILENO) == 1 {
                 writeStandardOutput("\n" + Sparkline.timeline(of: loaded.pattern))

@@ -83,7 +83,8 @@ struct ShowCommandTests {
         let result = try await HapticsProcess.run(["show", "-"], stdin: Data(json.utf8))
         #expect(result.status == 0)
         #expect(
-            result.outputLines.last == "note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio."
+            result.errorLines == ["-: note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio"],
+            "a note is a diagnostic: on standard error"
         )
         #expect(result.output.contains("pop.wav"))
     }
