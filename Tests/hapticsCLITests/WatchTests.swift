@@ -24,7 +24,9 @@ struct WatchTests {
         try save(Self.bad, as: "tap.ahap", in: folder)
         // The problem on standard error, the verdict on standard output.
         #expect(
-            try await running.waitForOutput { $0.contains("tap.ahap: invalid (1 error)") && running.errorOutputSoFar.contains("tap.ahap:1:33: error: negative time -1") },
+            try await running.waitForOutput {
+                $0.contains("tap.ahap: invalid (1 error)") && running.errorOutputSoFar.contains("tap.ahap:1:33: error: negative time -1")
+            },
             "after the bad edit: \(running.outputSoFar) \(running.errorOutputSoFar)")
         #expect(running.process.isRunning, "a bad edit ended the watch")
         // Written in place this time.
