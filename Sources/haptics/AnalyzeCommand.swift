@@ -53,8 +53,9 @@ struct AnalyzeCommand: Command {
             .flag("no-transients", help: "No taps: the continuous part only."),
             .flag("no-continuous", help: "Taps only."),
             .flag("play", help: "Play the result at once (as `haptics play`)."),
-            .option("device", valueName: "name", help: "With --play: the playback device, as for `haptics play --device`."),
-            .option("profile", valueName: "name|file", help: "With --play or --plot: the actuator profile."),
+            .option(
+                "device", valueName: "name", help: "With --play: the playback device, as for `haptics play --device`.", completion: Completions.device),
+            .option("profile", valueName: "name|file", help: "With --play or --plot: the actuator profile.", completion: Completions.profile),
             .option(
                 "plot", valueName: "file", help: "Also draw the result (as `haptics plot`): .svg, or .png (drawn with librsvg).",
                 completion: .files(extensions: ["svg", "png"])),

@@ -77,6 +77,8 @@ struct CompletionTests {
         #expect(offered.count == Set(offered).count, "each once: \(offered)")
         #expect(try await candidates("play", "success", "-D", "nu") == ["null"], "-D completes as --device")
         #expect(try await candidates("daemon", "--device", "pu") == ["pulse"])
+        #expect(try await candidates("analyze", "x.wav", "-o", "x.ahap", "--play", "--device", "nu") == ["null"])
+        #expect(try await candidates("analyze", "x.wav", "-o", "x.ahap", "--plot", "x.svg", "--profile", "l") == ["lra"])
     }
 
     @Test("the bash script completes through haptics: COMPREPLY after _haptics holds the candidates")
