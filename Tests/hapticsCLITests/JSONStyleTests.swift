@@ -60,15 +60,22 @@ struct JSONStyleTests {
         #expect(show["ahapVersion"] as? Double == 1, "the pattern's AHAP Version is not confused with the tool's")
     }
 
-    @Test("numbers are rounded to 6 decimals: a time of 0.1234567891 s is written 0.123457")
+    @Test("numbers are rounded to 6 decimals: 0.1234567891 s is written 0.123457, 1.2 µs 0.000001 and 0.4 µs 0")
     func rounding() async throws {
         let result = try await HapticsProcess.run(
             ["show", "-", "--json"],
-            stdin: Data(#"{"Pattern": [{"Event": {"Time": 0.1234567891, "EventType": "HapticTransient"}}]}"#.utf8), timeout: .seconds(30))
+            stdin: Data(
+                #"""
+                {"Pattern": [{"Event": {"Time": 0.1234567891, "EventType": "HapticTransient"}},
+                             {"Event": {"Time": 0.0000012, "EventType": "HapticTransient"}},
+                             {"Event": {"Time": 0.0000004, "EventType": "HapticTransient"}}]}
+                """#.utf8), timeout: .seconds(30))
         #expect(result.status == 0, "\(result.errorLines)")
         let document = try expectStyle(result.output, "show -")
         #expect(result.output.contains("\"time\": 0.123457"), "\(result.output)")
-        #expect((document["events"] as? [[String: Any]])?.first?["time"] as? Double == 0.123457)
+        // Sorted by time: 0.4 µs rounds to 0, 1.2 µs to 0.000001 (not Swift's 1e-06).
+        #expect((document["events"] as? [[String: Any]])?.compactMap { $0["time"] as? Double } == [0, 0.000001, 0.123457])
+        #expect(result.output.contains("\"time\": 0.000001,") && result.output.contains("\"time\": 0,"), "\(result.output)")
     }
 
     @Test("render --rumble --json writes the style too: camelCase frames under the version, the CSV's values")
