@@ -59,10 +59,9 @@ struct DiagnosticCollector {
             count(effective)
             return
         }
-        // What lenient reading does about it is not done in strict mode: the file is refused.
-        let lenientOnly = "; the last value is used"
-        let text = mode == .strict && message.hasSuffix(lenientOnly) ? String(message.dropLast(lenientOnly.count)) : message
-        add(effective, text, at: location, offset: offset, suggestion: nil)
+        // The parser's own wording, shared with the profile and settings readers (a duplicate
+        // key keeps its "; the last value is used" in strict mode too).
+        add(effective, message, at: location, offset: offset, suggestion: nil)
     }
 
     /// Notes warnings that happened but were not recorded one by one.
