@@ -30,8 +30,10 @@ struct AnalyzeCommand: Command {
               haptics analyze hit.ogg -o hit.ahap --plot hit.svg
             """,
         arguments: [
-            .positional("sound", help: "The sound: WAV, FLAC, Ogg or MP3."),
-            .option("output", short: "o", valueName: "out", help: "Output file (.ahap, .haptic, …), or - for AHAP on standard output.", required: true),
+            .positional("sound", help: "The sound: WAV, FLAC, Ogg or MP3.", completion: .files(extensions: Completions.soundExtensions)),
+            .option(
+                "output", short: "o", valueName: "out", help: "Output file (.ahap, .haptic, …), or - for AHAP on standard output.", required: true,
+                completion: .files(extensions: ["ahap", "json", "haptic", "kt", "js", "csv"])),
             .option("to", choices: HapticFormat.self, valueName: "format", help: "Output format (default: from the extension)."),
             .option("hop-ms", valueName: "ms", help: "Analysis step (default 5).", takesDashedValue: true),
             .option("window-ms", valueName: "ms", help: "FFT window, rounded up to a power of two samples (default 20).", takesDashedValue: true),
@@ -51,10 +53,14 @@ struct AnalyzeCommand: Command {
             .flag("no-transients", help: "No taps: the continuous part only."),
             .flag("no-continuous", help: "Taps only."),
             .flag("play", help: "Play the result at once (as `haptics play`)."),
-            .option("device", valueName: "name", help: "With --play: the playback device, as for `haptics play --device`."),
-            .option("profile", valueName: "name|file", help: "With --play or --plot: the actuator profile."),
-            .option("plot", valueName: "file", help: "Also draw the result (as `haptics plot`): .svg, or .png (drawn with librsvg)."),
+            .option(
+                "device", valueName: "name", help: "With --play: the playback device, as for `haptics play --device`.", completion: Completions.device),
+            .option("profile", valueName: "name|file", help: "With --play or --plot: the actuator profile.", completion: Completions.profile),
+            .option(
+                "plot", valueName: "file", help: "Also draw the result (as `haptics plot`): .svg, or .png (drawn with librsvg).",
+                completion: .files(extensions: ["svg", "png"])),
             .flag("strict", help: "Fail instead of approximating when the output format cannot hold the pattern."),
+            .flag("json", help: "Print one JSON object on standard output: the sound's duration, the onsets found, the pattern's counts, approximations."),
         ]
     )
 
@@ -83,6 +89,7 @@ struct AnalyzeCommand: Command {
     var profile: String?
     var plot: String?
     var strict: Bool
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         sound = arguments.required("sound")
@@ -110,6 +117,7 @@ struct AnalyzeCommand: Command {
         profile = arguments.string("profile")
         plot = arguments.string("plot")
         strict = arguments.flag("strict")
+        json = arguments.flag("json")
         try validate()
     }
 
@@ -140,6 +148,7 @@ struct AnalyzeCommand: Command {
         if noTransients && noContinuous { throw UsageError("--no-transients and --no-continuous together leave nothing") }
         if !play && device != nil { throw UsageError("--device goes with --play") }
         if !play && plot == nil && profile != nil { throw UsageError("--profile goes with --play or --plot") }
+        if json && output == "-" { throw UsageError("--json prints a report on standard output; give the pattern a file (-o FILE)") }
         if play && output == "-" { throw UsageError("--play needs an output file (-o FILE)") }
         if let plot, !["svg", "png"].contains(URL(fileURLWithPath: plot).pathExtension.lowercased()) {
             throw UsageError("--plot must end in .svg or .png, not '\(plot)'")
@@ -169,8 +178,15 @@ struct AnalyzeCommand: Command {
         var notes = ConversionNotes()
         let data: Data
         do throws(FormatError) { data = try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError(error) }
-        try ConvertCommand.report(notes, strict: strict)
+        try ConvertCommand.report(notes, strict: strict, asLines: !json)
         try OutputFile.write(data, to: output)
+        if json {
+            try JSONDocument.print(
+                Report(
+                    sound: sound, output: output, to: target.rawValue, duration: result.duration, onsets: result.onsets,
+                    counts: PatternSummary.Counts(pattern.counts), patternDuration: pattern.duration,
+                    approximations: notes.notes.map(ConvertCommand.Approximation.init)))
+        }
         if let plot {
             let profile: ActuatorProfile
             do { profile = try ActuatorProfile.resolve(self.profile ?? "wideband") } catch { throw CLIError.invalidInput(error.description) }
@@ -190,5 +206,22 @@ struct AnalyzeCommand: Command {
         var command = try PlayCommand.parse(arguments)
         command.preloaded = LoadedPattern(pattern: pattern, diagnostics: [], name: output, isFile: false)
         try command.run()
+    }
+}
+
+extension AnalyzeCommand {
+    /// `analyze --json`: what was found in the sound and what was written.
+    struct Report: Encodable {
+        var sound: String
+        var output: String
+        /// The output format.
+        var to: String
+        /// The sound's length, in seconds.
+        var duration: Double
+        /// Where taps were found, in seconds.
+        var onsets: [Double]
+        var counts: PatternSummary.Counts
+        var patternDuration: Double
+        var approximations: [ConvertCommand.Approximation]
     }
 }

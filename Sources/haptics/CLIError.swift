@@ -40,6 +40,13 @@ func writeStandardError(_ line: String) {
     writeAll(Diagnostics.styled(line) + "\n", to: STDERR_FILENO)
 }
 
+/// Under `--verbose` (`-v`), one note on standard error saying what the command chose:
+/// `haptics: note: TEXT`. Nothing otherwise, and nothing under `--quiet`.
+func writeVerboseNote(_ text: @autoclosure () -> String) {
+    guard Diagnostics.isVerbose else { return }
+    writeStandardError("haptics: note: " + text())
+}
+
 /// Writes the line a failing command ends with: never left out, its tool name red when
 /// colours are on, as clang's `error:`.
 func writeErrorLine(_ line: String) {

@@ -6,11 +6,15 @@ import Haptics
 /// the shell calls back into `haptics` for them, so they follow the installed presets, the
 /// machine's devices and the files in the folder being typed.
 enum Completions {
-    /// Preset names and aliases, then `.ahap`/`.json` files.
+    /// Preset names and aliases, then the pattern files commands read (`.ahap`, `.json`,
+    /// `.haptic`; `.android.json` and `.web.json` are `.json`).
     static let pattern = ArgumentSpec.Completion.custom { prefix in
         let presets = PresetLibrary.all.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix(prefix) }
-        return presets.sorted() + files(matching: prefix, extensions: ["ahap", "json"])
+        return presets.sorted() + files(matching: prefix, extensions: ["ahap", "json", "haptic"])
     }
+
+    /// The sound files `analyze` reads (what libsndfile decodes).
+    static let soundExtensions = ["wav", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif", "aifc", "caf", "w64", "rf64", "au"]
 
     /// Built-in profile names, the profiles folders' names, then `.json` profile files.
     static let profile = ArgumentSpec.Completion.custom { prefix in
@@ -22,13 +26,25 @@ enum Completions {
         return names.filter { $0.hasPrefix(prefix) } + files(matching: prefix, extensions: ["json"])
     }
 
-    /// The haptic outputs found (best first), then ALSA playback devices, as `haptics devices`
-    /// lists them.
+    /// The outputs `haptics devices` lists as usable: the haptic outputs this user can open
+    /// (best first), then the ALSA playback devices that open (or are a card's, busy now),
+    /// then the names the help documents (`default`, `pulse`, `null`). ALSA's plugins that
+    /// are not outputs by themselves (rate converters, `upmix`, a `jack` with no server) are
+    /// left out.
     static let device = ArgumentSpec.Completion.custom { prefix in
-        var names = HapticOutputDiscovery.current.outputs().map(\.device)
-        names += ALSADevices.playbackDevices().map(\.name).filter { !names.contains($0) }
-        for name in ["default", "null"] where !names.contains(name) { names.append(name) }
+        var names = HapticOutputDiscovery.current.outputs().filter(\.isUsable).map(\.device)
+        names += ALSADevices.playbackDevices().filter(isOutput).map(\.name).filter { !names.contains($0) }
+        for name in documentedDevices where !names.contains(name) { names.append(name) }
         return names.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The device names `play --device`'s help documents, offered even when ALSA lists none.
+    static let documentedDevices = ["default", "pulse", "null"]
+
+    /// An ALSA device that plays by itself: it opened when `haptics devices` probed it, or it
+    /// is a sound card's that another program holds.
+    static func isOutput(_ device: ALSADevice) -> Bool {
+        device.latency != nil || (device.isBusy && device.card != nil)
     }
 
     /// Files with one of `extensions` and folders, in the folder `prefix` points into.

@@ -40,8 +40,12 @@ struct ConvertCommand: Command {
               haptics convert --library -o haptics.feedbackd.json
             """,
         arguments: [
-            .positional("in", help: "A preset name, a file (.ahap, .haptic, .android.json, .web.json), or - for AHAP on standard input.", optional: true),
-            .option("output", short: "o", valueName: "out", help: "Output file, or - for standard output.", required: true),
+            .positional(
+                "in", help: "A preset name, a file (.ahap, .haptic, .android.json, .web.json), or - for AHAP on standard input.", optional: true,
+                completion: Completions.pattern),
+            .option(
+                "output", short: "o", valueName: "out", help: "Output file, or - for standard output.", required: true,
+                completion: .files(extensions: ["ahap", "json", "haptic", "kt", "js", "csv"])),
             .option(
                 "from", choices: HapticFormat.self, valueName: "format",
                 help: "Input format: ahap, haptic, android-json, web-json (default: from the extension)."),
@@ -51,6 +55,7 @@ struct ConvertCommand: Command {
             .flag("strict", help: "Fail (exit 1, nothing written) instead of approximating; AHAP input is read strictly too."),
             .flag("library", help: "With a feedbackd output: every preset of the library, as one theme."),
             .option("name", valueName: "name", help: "Name for generated code and the feedbackd event (default: the input's name)."),
+            .flag("json", help: "Print one JSON object on standard output (input, output, formats, approximations) instead of the approximations' lines."),
         ], PresetOptions.arguments
     )
 
@@ -61,6 +66,7 @@ struct ConvertCommand: Command {
     var strict: Bool
     var library: Bool
     var name: String?
+    var json: Bool
     var preset: PresetOptions
 
     init(_ arguments: ParsedArguments) throws {
@@ -71,6 +77,7 @@ struct ConvertCommand: Command {
         strict = arguments.flag("strict")
         library = arguments.flag("library")
         name = arguments.string("name")
+        json = arguments.flag("json")
         preset = try PresetOptions(arguments)
         try validate()
     }
@@ -78,6 +85,7 @@ struct ConvertCommand: Command {
     func validate() throws {
         if library && input != nil { throw UsageError("--library converts the preset library; give no input") }
         if !library && input == nil { throw UsageError("missing the input (a preset, a file or -)") }
+        if json && output == "-" { throw UsageError("--json prints a report on standard output; give the converted pattern a file (-o FILE)") }
         if let from, !from.isReadable { throw UsageError("--from \(from.rawValue): an output format only (readable: ahap, haptic, android-json, web-json)") }
     }
 
@@ -98,26 +106,65 @@ struct ConvertCommand: Command {
             data = FeedbackdTheme.json(entries: FeedbackdTheme.presetLibrary(notes: &notes))
         } else {
             data = try ProgressBar.during("converting") {
-                let (pattern, source) = try load()
+                let (pattern, source) = try load(notes: &notes)
                 let stem = name ?? (source == "-" ? "pattern" : source)
                 do throws(FormatError) { return try target.write(pattern, name: stem, notes: &notes) } catch { throw CLIError(error) }
             }
         }
-        try Self.report(notes, strict: strict)
+        try Self.report(notes, strict: strict, asLines: !json)
         try OutputFile.write(data, to: output)
+        if json {
+            try JSONDocument.print(
+                Report(input: library ? nil : input ?? "-", output: output, to: target.rawValue, approximations: notes.notes.map(Approximation.init)))
+        }
     }
 
-    /// Prints one line per kind of approximation; under --strict, fails instead.
-    static func report(_ notes: ConversionNotes, strict: Bool) throws {
+    /// `convert --json`: what was converted, and each kind of approximation.
+    struct Report: Encodable {
+        /// Nil for `--library`.
+        var input: String?
+        var output: String
+        /// The output format.
+        var to: String
+        var approximations: [Approximation]
+
+        enum CodingKeys: String, CodingKey { case input, output, to, approximations }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(input, forKey: .input)
+            try container.encode(output, forKey: .output)
+            try container.encode(to, forKey: .to)
+            try container.encode(approximations, forKey: .approximations)
+        }
+    }
+
+    /// One kind of approximation: a stable `kind`, the message `convert` prints, how often.
+    struct Approximation: Encodable {
+        var kind: String
+        var message: String
+        var count: Int
+
+        init(_ note: ConversionNotes.Note) {
+            kind = note.kind
+            message = note.message
+            count = note.count
+        }
+    }
+
+    /// Prints one line per kind of approximation (unless `asLines` is false: a JSON report
+    /// carries them); under --strict, fails instead.
+    static func report(_ notes: ConversionNotes, strict: Bool, asLines: Bool = true) throws {
         if strict, let first = notes.notes.first {
             let more = notes.notes.count > 1 ? " (and \(notes.notes.count - 1) more kind\(notes.notes.count == 2 ? "" : "s"))" : ""
             throw CLIError.invalidInput("--strict: the conversion would approximate: \(first.description)\(more)")
         }
+        guard asLines else { return }
         for note in notes.notes { writeStandardError("haptics: approximated: \(note.description)") }
     }
 
     /// The input pattern, and its name.
-    private func load() throws -> (HapticPattern, String) {
+    private func load(notes allNotes: inout ConversionNotes) throws -> (HapticPattern, String) {
         let input = input ?? "-"
         var format = from
         if format == nil, input != "-", FileManager.default.fileExists(atPath: input) {
@@ -134,7 +181,8 @@ struct ConvertCommand: Command {
             var notes = ConversionNotes()
             do {
                 let pattern = try format.read(data, source: input, notes: &notes)
-                try Self.report(notes, strict: strict)
+                try Self.report(notes, strict: strict, asLines: false)  // reported with the writing's, below
+                allNotes.merge(notes)
                 return (pattern, input)
             } catch let error as FormatError {
                 throw CLIError(error)

@@ -31,7 +31,7 @@ struct DevicesCommand: Command {
             .flag(
                 "json",
                 help:
-                    "Print a JSON object {\"outputs\": [...], \"default\": {...}, \"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}."
+                    "Print one JSON object {\"hapticsVersion\", \"outputs\": [...], \"default\": {...}, \"audio\": [...], \"soundCards\": [...], \"rumble\": [...]}."
             )
         ]
     )
@@ -57,8 +57,6 @@ struct DevicesCommand: Command {
 
 /// What `haptics devices` prints; its JSON keys are part of the CLI contract.
 struct DevicesReport: Encodable {
-    /// The toolkit's version, for scripts that keep the output.
-    var hapticsVersion = HapticsVersion.current
     /// Every haptic output discovery finds, best first.
     var outputs: [HapticOutput]
     /// What engines use when no device is named.
@@ -68,9 +66,7 @@ struct DevicesReport: Encodable {
     var rumble: [RumbleDeviceInfo]
 
     func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+        try JSONDocument.text(self)
     }
 
     func text() -> String {
@@ -159,12 +155,16 @@ struct DefaultOutput: Encodable {
         supportsHaptics = selection.isHapticActuator
         supportsAudio = selection.supportsAudio
         profile = selection.profile.name
-        reason =
-            switch selection.source {
-            case .environment: "named by \(HapticOutputSelection.deviceVariable)"
-            case .settings: "named by the settings file"
-            case .discovered: "the best haptic actuator found"
-            case .systemDefault: "no haptic actuator: the library plays nothing, `haptics play` plays on the speakers"
-            }
+        reason = Self.reason(selection.source)
+    }
+
+    /// Why the output from `source` is the default, in words.
+    static func reason(_ source: HapticOutputSelection.Source) -> String {
+        switch source {
+        case .environment: "named by \(HapticOutputSelection.deviceVariable)"
+        case .settings: "named by the settings file"
+        case .discovered: "the best haptic actuator found"
+        case .systemDefault: "no haptic actuator: the library plays nothing, `haptics play` plays on the speakers"
+        }
     }
 }

@@ -6,6 +6,19 @@ extension AHAPDiagnostic {
     var cliLine: String { isLocated ? description : "haptics: \(description)" }
 }
 
+extension [AHAPDiagnostic] {
+    /// As a reader of the file meets them: problems with the file as a whole first, then by
+    /// line and column (errors and warnings mixed, as compilers print theirs), and last the
+    /// lines counting those not shown. Equal places keep the decoder's order.
+    var inLineOrder: [AHAPDiagnostic] {
+        func rank(_ d: AHAPDiagnostic, _ offset: Int) -> (Int, Int, Int, Int) {
+            if d.line == nil { return (d.location.isEmpty && d.message.hasSuffix(" not shown") ? 2 : 0, 0, 0, offset) }
+            return (1, d.line ?? 0, d.column ?? 0, offset)
+        }
+        return enumerated().sorted { rank($0.element, $0.offset) < rank($1.element, $1.offset) }.map(\.element)
+    }
+}
+
 extension CLIError {
     /// A pattern that cannot be used: its first error, printed at its place.
     static func invalidInput(_ error: AHAPError) -> CLIError {
@@ -14,9 +27,9 @@ extension CLIError {
     }
 }
 
-/// Prints a loaded pattern's warnings on standard error, one line each.
+/// Prints a loaded pattern's warnings on standard error, one line each, in line order.
 func reportWarnings(_ diagnostics: [AHAPDiagnostic]) {
-    for diagnostic in diagnostics {
+    for diagnostic in diagnostics.inLineOrder {
         writeStandardError(diagnostic.cliLine)
     }
 }

@@ -26,7 +26,9 @@ struct ExportCommand: Command {
             """,
         arguments: PatternInput.arguments,
         [
-            .option("output", short: "o", valueName: "file", help: "Where to write the AHAP file; - (the default) is standard output.")
+            .option(
+                "output", short: "o", valueName: "file", help: "Where to write the AHAP file; - (the default) is standard output.",
+                completion: .files(extensions: ["ahap", "json"]))
         ]
     )
 

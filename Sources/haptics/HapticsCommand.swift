@@ -20,8 +20,11 @@ enum HapticsCommand {
             A PATTERN argument is a preset name (success, impact, …; see `haptics list`), a path to \
             an .ahap or .json file, or - for standard input.
 
-            Exit codes: 0 ok, 1 invalid input, 2 usage error, 69 output device unavailable, \
-            130 interrupted, 143 terminated. Errors are one line on standard error.
+            Exit codes: 0 ok, 1 invalid input, 2 usage error, 69 output device unavailable (play: \
+            not played), 130 interrupted, 143 terminated. Errors, warnings and notes are lines on \
+            standard error; results on standard output. --json prints one JSON object (see the \
+            README's JSON style). -V or --version prints the version; -v (--verbose) makes a command \
+            say what it chose, and alone prints the version, as clang -v does.
 
             Shell completions: `haptics --generate-completion-script bash|zsh|fish` prints the \
             script to install (scripts/install.sh does).

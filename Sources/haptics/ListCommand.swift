@@ -13,10 +13,10 @@ struct ListCommand: Command {
 
             Examples:
               haptics list
-              haptics list --json | jq -r '.[].name'
+              haptics list --json | jq -r '.presets[].name'
             """,
         arguments: [
-            .flag("json", help: "Print a JSON array of {name, category, meaning, aliases, description, hapticsVersion}.")
+            .flag("json", help: "Print one JSON object: {hapticsVersion, presets: [{name, category, meaning, aliases, description}]}.")
         ]
     )
 
@@ -28,10 +28,8 @@ struct ListCommand: Command {
 
     func run() throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(PresetLibrary.all.map(Versioned.init))
-            writeStandardOutput(String(decoding: data, as: UTF8.self) + "\n")
+            struct Listing: Encodable { var presets: [PresetInfo] }
+            try JSONDocument.print(Listing(presets: PresetLibrary.all))
             return
         }
         writeStandardOutput(table(PresetLibrary.all))

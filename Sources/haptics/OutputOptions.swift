@@ -73,6 +73,10 @@ struct PlayOutput {
     var note: String?
     /// A haptic touchpad, which plays a stored click per onset and nothing continuous.
     var isTouchpad = false
+    /// What `--verbose` says about the output: the device, why it was chosen, its kind.
+    var summary = ""
+    /// The device played on, as `play --json` names it.
+    var device = ""
 
     /// The variables the choice reads, looked up one by one (copying the whole environment is
     /// a noticeable part of start-up).
@@ -96,7 +100,10 @@ struct PlayOutput {
             if device != nil { throw CLIError(message: "--device and --rumble choose different outputs; give one", code: .validationFailure) }
             let name: String? = rumble == OptionalValues.automatic ? nil : rumble
             let engine = HapticEngine(rumble: { try RumbleDevices.open(name, gain: 1) }, gain: profileOptions.gain)
-            return PlayOutput(engine: engine, profile: given, isForceFeedback: true, chosenDevice: name ?? "rumble")
+            return PlayOutput(
+                engine: engine, profile: given, isForceFeedback: true, chosenDevice: name ?? "rumble",
+                summary: "rumble motors of \(name.map { "'\($0)'" } ?? "the first gamepad with force feedback") (--rumble), at 1 kHz",
+                device: name ?? "rumble")
         }
         var selection: HapticOutputSelection
         var note: String?
@@ -116,9 +123,17 @@ struct PlayOutput {
         }
         let engine = selection.makeEngine(latency: latency, gain: profileOptions.gain)
         if !selection.isForceFeedback { engine.playsHapticsOnly = hapticsOnly }
+        let why = device != nil ? "--device" : note != nil ? "no haptic actuator found" : DefaultOutput.reason(selection.source)
+        let kind = selection.output.map { ", \($0.kind.label)" } ?? ""
+        let profile = selection.profile
+        let format =
+            selection.isForceFeedback
+            ? "force feedback at 1 kHz"
+            : "profile '\(profile.name)', \(profile.sampleRate) Hz, \(profile.channelCount) channel\(profile.channelCount == 1 ? "" : "s"), buffer \(latency.components.seconds * 1000 + latency.components.attoseconds / 1_000_000_000_000_000) ms"
         return PlayOutput(
             engine: engine, profile: selection.profile, isForceFeedback: selection.isForceFeedback,
-            chosenDevice: note == nil ? selection.device : nil, note: note, isTouchpad: selection.output?.kind == .hapticTouchpad)
+            chosenDevice: note == nil ? selection.device : nil, note: note, isTouchpad: selection.output?.kind == .hapticTouchpad,
+            summary: "'\(selection.device)' (\(why)\(kind)), \(format)", device: selection.device)
     }
 }
 

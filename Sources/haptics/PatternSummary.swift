@@ -2,10 +2,9 @@ import Haptics
 
 /// The `show --json` object.
 struct PatternSummary: Encodable {
-    /// The toolkit's version, for scripts that keep the output.
-    var hapticsVersion = HapticsVersion.current
     var source: String
-    var version: Double
+    /// The AHAP file's `Version`.
+    var ahapVersion: Double
     var duration: Double
     var metadata: [String: String]
     var counts: Counts
@@ -15,7 +14,7 @@ struct PatternSummary: Encodable {
 
     init(source: String, pattern: HapticPattern) {
         self.source = source
-        version = pattern.version
+        ahapVersion = pattern.version
         duration = pattern.duration
         var metadata = pattern.metadata.other
         if let project = pattern.metadata.project { metadata["Project"] = project }

@@ -24,14 +24,16 @@ struct PatternTimeline {
             let time = row.time.fixed(3).rightAligned(10)
             lines.append("  \(time)  \(row.kind.padded(to: 14))  \(row.details)")
         }
-        let audio = counts.audioContinuous + counts.audioCustom
-        if audio > 0 {
-            lines.append("")
-            lines.append(
-                "note: \(audio == 1 ? "the audio event plays" : "\(audio) audio events play") with `play` (on the audio channels, beside the haptics); `render` mixes \(audio == 1 ? "it" : "them") in with --audio."
-            )
-        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The note `show` prints on standard error for a pattern with audio events, nil without.
+    var audioNote: String? {
+        let counts = pattern.counts
+        let audio = counts.audioContinuous + counts.audioCustom
+        guard audio > 0 else { return nil }
+        return
+            "\(name): note: \(audio == 1 ? "the audio event plays" : "\(audio) audio events play") with `play` (on the audio channels, beside the haptics); `render` mixes \(audio == 1 ? "it" : "them") in with --audio"
     }
 
     private struct Row {

@@ -26,8 +26,8 @@ struct PlayCommand: Command {
             says so in one line; when there is no audio output either (no sound card, no sound \
             server), the pattern is rendered to a WAV file instead, in the user's cache folder \
             ($XDG_CACHE_HOME/haptics or ~/.cache/haptics), and the command says where it went \
-            and why, exiting 0. A device that was named or found but is missing or busy exits \
-            with 69.
+            and why, exiting 69: `haptics play x && next` runs next only when x was played. A \
+            device that was named or found but is missing or busy exits with 69 too.
 
             Audio events (AudioContinuous tones, AudioCustom sound files, read relative to the \
             AHAP file's folder) play too, as in Core Haptics: on the profile's silent channels \
@@ -39,8 +39,14 @@ struct PlayCommand: Command {
             Presets follow the user's settings (HAPTICS_SETTINGS, HAPTICS_DISABLED, \
             HAPTICS_INTENSITY; see the README); files play as written.
 
-            Exit status: 0 played (or rendered instead), 1 invalid pattern or profile, 2 usage \
-            error, 69 output device unavailable, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
+            With --json, standard output is one JSON object (the README's JSON style) once the \
+            pattern has played or been rendered instead: {"hapticsVersion", "pattern", "played", \
+            "device", "profile", "duration", "clippedSamples", "renderedTo", "reason"} ("renderedTo" \
+            and "reason" are null when it played).
+
+            Exit status: 0 played, 1 invalid pattern or profile, 2 usage error, 69 not played: \
+            the output device is unavailable, or there was none and the pattern was rendered to \
+            a file instead, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 
             Examples:
               haptics play success
@@ -77,6 +83,7 @@ struct PlayCommand: Command {
                 help:
                     "Play on a gamepad's rumble motors instead: the first capable device with a bare --rumble, or /dev/input/eventN, eventN, or --rumble=NAME (part of the device's name).",
                 optionalValue: OptionalValues.rumbleDevice),
+            .flag("json", help: "Print one JSON object on standard output when done: what played where, or where it was rendered instead."),
         ], WatchOptions.arguments
     )
 
@@ -90,6 +97,7 @@ struct PlayCommand: Command {
     var hapticsOnly: Bool
     var rumble: String?
     var watching: WatchOptions
+    var json: Bool
     /// A pattern already in memory, played instead of reading ``input`` (`analyze --play`:
     /// no file is written for it).
     var preloaded: LoadedPattern?
@@ -105,6 +113,7 @@ struct PlayCommand: Command {
         hapticsOnly = arguments.flag("haptics-only")
         rumble = arguments.string("rumble")
         watching = WatchOptions(arguments)
+        json = arguments.flag("json")
         try validate()
     }
 
@@ -120,6 +129,7 @@ struct PlayCommand: Command {
             guard latency == nil else { throw UsageError("--latency and --latency-ms both set the buffer; give one") }
         }
         guard rate.isFinite, rate >= 0.001, rate <= 100 else { throw UsageError("--rate must be from 0.001 to 100") }
+        if json && watching.watch { throw UsageError("--json reports one play; it does not go with --watch") }
         if let loop, loop < 0 { throw UsageError("--loop takes a count of 1 or more (0 or no count: forever)") }
     }
 
@@ -208,13 +218,19 @@ struct PlayCommand: Command {
                 if output.isForceFeedback { throw CLIError.deviceUnavailable(error.description) }
                 if output.chosenDevice != nil { throw CLIError.deviceUnavailable(error.description) }
                 try renderInstead(loaded, profile: profile, because: error)
-                return
+                // Not played: a script's `haptics play x && next` must not go on as if it had
+                // been (69, as for a device that is missing). A watch goes on watching.
+                if watching.watch { return }
+                throw ExitCode.deviceUnavailable
             default:
                 engine.stop()
                 throw CLIError.invalidInput("\(loaded.name): \(error)")
             }
         }
         if let note = output.note { writeStandardError(note) }
+        writeVerboseNote(
+            "playing \(loaded.name == "-" ? "standard input" : loaded.name) on \(output.summary)"
+                + (rate != 1 ? ", at \(rate)× speed" : "") + (loop.map { $0 == 0 ? ", looping until stopped" : ", \($0) times" } ?? ""))
         done.wait()
         let clipped = engine.clippedSamples
         let played = Int(engine.currentTime * Double(output.isForceFeedback ? 1000 : profile.sampleRate))
@@ -227,6 +243,41 @@ struct PlayCommand: Command {
         }
         if let error = engine.outputError {
             throw CLIError.deviceUnavailable(error.description)
+        }
+        if json {
+            try JSONDocument.print(
+                Report(
+                    pattern: loaded.name, played: true, device: output.device, profile: output.isForceFeedback ? nil : profile.name,
+                    duration: loaded.pattern.duration, clippedSamples: clipped))
+        }
+    }
+
+    /// `play --json`: what was played where, or where it was rendered instead.
+    struct Report: Encodable {
+        var pattern: String
+        var played: Bool
+        var device: String?
+        var profile: String?
+        /// The pattern's duration, in seconds (once, at speed 1).
+        var duration: Double
+        var clippedSamples: Int
+        var renderedTo: String?
+        /// Why it was not played.
+        var reason: String?
+
+        enum CodingKeys: String, CodingKey { case pattern, played, device, profile, duration, clippedSamples, renderedTo, reason }
+
+        // Every key, null when it does not apply, so scripts can read each without checking.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(pattern, forKey: .pattern)
+            try container.encode(played, forKey: .played)
+            try container.encode(device, forKey: .device)
+            try container.encode(profile, forKey: .profile)
+            try container.encode(duration, forKey: .duration)
+            try container.encode(clippedSamples, forKey: .clippedSamples)
+            try container.encode(renderedTo, forKey: .renderedTo)
+            try container.encode(reason, forKey: .reason)
         }
     }
 
@@ -271,6 +322,12 @@ struct PlayCommand: Command {
         let s = renderer.statistics
         writeStandardError("haptics: no audio output to play on (\(reason)).")
         if let warning = clippingWarning(clippedSamples: s.clippedSamples, of: s.frames) { writeStandardError(warning) }
+        if json {
+            return try JSONDocument.print(
+                Report(
+                    pattern: loaded.name, played: false, device: nil, profile: profile.name, duration: loaded.pattern.duration,
+                    clippedSamples: s.clippedSamples, renderedTo: path, reason: "no audio output to play on (\(reason))"))
+        }
         writeStandardOutput(
             """
             Rendered \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile instead: \(path)

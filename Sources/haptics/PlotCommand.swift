@@ -26,7 +26,9 @@ struct PlotCommand: Command {
             """,
         arguments: PatternInput.arguments, ProfileOptions.arguments,
         [
-            .option("output", short: "o", valueName: "file", help: "The picture to write: .svg, .png, or - for SVG on standard output.", required: true),
+            .option(
+                "output", short: "o", valueName: "file", help: "The picture to write: .svg, .png, or - for SVG on standard output.", required: true,
+                completion: .files(extensions: ["svg", "png"])),
             .option("width", valueName: "px", help: "Width in pixels, 300…8000.", default: "1000"),
         ], WatchOptions.arguments
     )

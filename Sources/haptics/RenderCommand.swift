@@ -47,7 +47,9 @@ struct RenderCommand: Command {
             """,
         arguments: PatternInput.arguments, ProfileOptions.arguments,
         [
-            .option("output", short: "o", valueName: "file", help: "Output file, or - for standard output.", required: true),
+            .option(
+                "output", short: "o", valueName: "file", help: "Output file, or - for standard output.", required: true,
+                completion: .files(extensions: ["wav", "csv", "json", "ahap"])),
             .option("sample-rate", valueName: "hz", help: "Sample rate in Hz, 8000…192000 (default: the profile's, 48000).", takesDashedValue: true),
             .option("format", choices: SampleFormat.self, valueName: "format", help: "Sample format: s16 (16-bit PCM) or f32 (32-bit float).", default: .s16),
             .flag(
@@ -57,7 +59,11 @@ struct RenderCommand: Command {
             ),
             .flag("audio", help: "Mix audio events in (tones and sound files), as `play` plays them; by default the WAV is the haptic drive signal alone."),
             .flag("rumble", help: "Write the rumble motor timeline (CSV: time_ms,strong,weak) instead of a WAV."),
-            .flag("json", help: "With --rumble, write a JSON array of {time_ms, strong, weak} instead of CSV."),
+            .flag(
+                "json",
+                help:
+                    "With --rumble, write JSON {hapticsVersion, intervalMs, frames: [{timeMs, strong, weak}]} instead of CSV; with --stats, print the figures as JSON."
+            ),
             .option("interval-ms", valueName: "ms", help: "With --rumble, milliseconds between motor updates, 1…1000.", default: "10", takesDashedValue: true),
             .option(
                 "loop", valueName: "n", help: "Play the pattern N times in a row, as `play --loop N` does (1…10000).", default: "1", takesDashedValue: true),
@@ -187,6 +193,10 @@ struct RenderCommand: Command {
             pattern: loaded.pattern, profile: profile, sampleRate: rate, gain: profileOptions.gain,
             includingAudio: audio,
             playback: HapticRenderer.Playback(count: loop, loopEnd: loopEnd, rate: self.rate))
+        writeVerboseNote(
+            "rendering \(loaded.name == "-" ? "standard input" : loaded.name) for the '\(profile.name)' profile, \(rate) Hz, "
+                + "\(profile.channelCount) channel\(profile.channelCount == 1 ? "" : "s"), \(format.rawValue), to \(output == "-" ? "standard output" : output)"
+        )
         let progress = ProgressBar("rendering")
         reportSoundFileProblems(renderer.soundFileProblems, of: loaded)
         do {
@@ -199,10 +209,8 @@ struct RenderCommand: Command {
         if stats && json {
             let s = renderer.statistics
             let figures = StatisticsReport(statistics: s, includesAudio: audio)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let text = String(decoding: try encoder.encode(figures), as: UTF8.self)
-            if output == "-" { writeStandardError(text) } else { writeStandardOutput(text + "\n") }
+            let text = try JSONDocument.text(figures)
+            if output == "-" { writeAll(text, to: STDERR_FILENO) } else { writeStandardOutput(text) }
         } else if stats {
             let s = renderer.statistics
             // A silent render (muted settings, zero gain) is -inf dBFS, not an invented floor.
@@ -223,7 +231,6 @@ struct RenderCommand: Command {
 
     /// `render --stats --json`: the figures `--stats` prints, for scripts.
     struct StatisticsReport: Encodable {
-        var hapticsVersion = HapticsVersion.current
         var duration: Double
         var frames: Int
         var sampleRate: Int
@@ -253,9 +260,15 @@ struct RenderCommand: Command {
         let frames = RumbleRenderer.timeline(loaded.pattern, intervalMilliseconds: intervalMilliseconds, gain: profileOptions.gain)
         var text: String
         if try outputKind == .rumbleJSON {
-            text =
-                "[\n" + frames.map { "  {\"time_ms\": \($0.timeMilliseconds), \"strong\": \($0.strong), \"weak\": \($0.weak)}" }.joined(separator: ",\n")
-                + "\n]\n"
+            struct Timeline: Encodable {
+                struct Frame: Encodable { var timeMs, strong, weak: Int }
+                var intervalMs: Int
+                var frames: [Frame]
+            }
+            text = try JSONDocument.text(
+                Timeline(
+                    intervalMs: intervalMilliseconds,
+                    frames: frames.map { Timeline.Frame(timeMs: $0.timeMilliseconds, strong: Int($0.strong), weak: Int($0.weak)) }))
         } else {
             text = "time_ms,strong,weak\n"
             for frame in frames { text += "\(frame.timeMilliseconds),\(frame.strong),\(frame.weak)\n" }

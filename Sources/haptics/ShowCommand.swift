@@ -17,9 +17,10 @@ struct ShowCommand: Command {
             `play`, on the audio channels beside the haptics, and `render` mixes them in with \
             --audio; a note says so when there are any. Warnings go to standard error.
 
-            With --json, standard output is one JSON object (keys sorted):
+            With --json, standard output is one JSON object (the README's JSON style: keys \
+            sorted after hapticsVersion, numbers rounded to 6 decimals):
 
-              {"hapticsVersion": "0.4.0", "source": "Boing.ahap", "version": 1, "duration": 0.27,
+              {"hapticsVersion": "0.4.0", "source": "Boing.ahap", "ahapVersion": 1, "duration": 0.27,
                "metadata": {"Project": "...", ...},
                "counts": {"events": 2, "transients": 1, "continuous": 1,
                           "audioContinuous": 0, "audioCustom": 0,
@@ -63,11 +64,11 @@ struct ShowCommand: Command {
         reportWarnings(loaded.diagnostics)
         let summary = PatternSummary(source: loaded.name, pattern: loaded.pattern)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            writeStandardOutput(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n")
+            try JSONDocument.print(summary)
         } else {
-            writeStandardOutput(PatternTimeline(pattern: loaded.pattern, name: loaded.name).text)
+            let timeline = PatternTimeline(pattern: loaded.pattern, name: loaded.name)
+            writeStandardOutput(timeline.text)
+            if let note = timeline.audioNote { writeStandardError(note) }
             // A picture only for people: scripts reading the text get the table alone.
             if isatty(STDOUT_FILENO) == 1 {
                 writeStandardOutput("\n" + Sparkline.timeline(of: loaded.pattern))

@@ -9,14 +9,15 @@ struct ValidateCommand: Command {
         abstract: "Check AHAP files and report every problem with its location.",
         discussion: """
             Each FILE is checked as Core Haptics would load it. Every problem is printed on one \
-            line, errors first, as compilers print theirs (editors and CI annotate the line):
+            line on standard error, in line order, as compilers print theirs (editors and CI \
+            annotate the line):
 
               FILE:LINE:COLUMN: SEVERITY: MESSAGE (did you mean 'KEY'?) [LOCATION]
 
             where LOCATION is a JSON path such as Pattern[3].Event.EventParameters[1].ParameterValue \
             (a problem with the file as a whole, such as a missing file, has no line and column). \
-            A summary line per file follows: "FILE: valid", "FILE: valid (2 warnings)" or \
-            "FILE: invalid (3 errors, 1 warning)".
+            A summary line per file follows, on standard output: "FILE: valid", "FILE: valid (2 \
+            warnings)" or "FILE: invalid (3 errors, 1 warning)". --quiet leaves the warnings out.
 
             Lenient mode (the default) accepts what Core Haptics accepts and warns about the \
             questionable parts: trailing commas, unknown or misspelled keys, out-of-range values \
@@ -33,14 +34,15 @@ struct ValidateCommand: Command {
 
             Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
 
-            With --json, standard output is one JSON array with an object per file, in argument \
-            order, keys sorted:
+            With --json, standard output is one JSON object (the README's JSON style) with an \
+            object per file, in argument order, and nothing goes to standard error:
 
-              [{"file": "a.ahap", "valid": false, "errorCount": 1, "warningCount": 0,
-                "errors": [{"severity": "error", "location": "Pattern[0].Event.Time",
-                            "line": 14, "column": 17, "message": "negative time -1; ...",
-                            "suggestion": null}],
-                "warnings": [ ...objects of the same shape... ]}]
+              {"hapticsVersion": "0.4.0", "valid": false,
+               "files": [{"file": "a.ahap", "valid": false, "errorCount": 1, "warningCount": 0,
+                          "errors": [{"severity": "error", "location": "Pattern[0].Event.Time",
+                                      "line": 14, "column": 17, "message": "negative time -1; ...",
+                                      "suggestion": null}],
+                          "warnings": [ ...objects of the same shape... ]}]}
 
             "line" and "column" (1-based) are null when unknown, "suggestion" is null unless a \
             near-miss key or name was found; "location" is "" for the whole file. At most 100 \
@@ -51,7 +53,7 @@ struct ValidateCommand: Command {
               haptics validate Boing.ahap
               haptics validate --strict Patterns/*.ahap
               haptics export impact | haptics validate --strict -
-              haptics validate --json *.ahap | jq -r '.[] | select(.valid | not) | .file'
+              haptics validate --json *.ahap | jq -r '.files[] | select(.valid | not) | .file'
             """,
         arguments: [
             .positional("file", help: "AHAP files to check; - reads standard input.", repeating: true, completion: .files(extensions: ["ahap", "json"])),
@@ -82,16 +84,18 @@ struct ValidateCommand: Command {
         let decoder = AHAPDecoder(mode: strict ? .strict : .lenient)
         let reports = files.map { check($0, with: decoder) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            writeStandardOutput(String(decoding: try encoder.encode(reports.map(Versioned.init)), as: UTF8.self) + "\n")
-        } else {
-            var text = ""
-            for report in reports {
-                for diagnostic in report.diagnostics { text += diagnostic.description + "\n" }
-                text += report.summary + "\n"
+            struct Report: Encodable {
+                var valid: Bool
+                var files: [FileReport]
             }
-            writeStandardOutput(text)
+            try JSONDocument.print(Report(valid: reports.allSatisfy(\.valid), files: reports))
+        } else {
+            // The problems on standard error, as every command prints them (and compilers do);
+            // the verdicts, the command's result, on standard output.
+            for report in reports {
+                for diagnostic in report.diagnostics.inLineOrder { writeStandardError(diagnostic.description) }
+                writeStandardOutput(report.summary + "\n")
+            }
         }
         if reports.contains(where: { !$0.valid }) {
             throw ExitCode.invalidInput
@@ -122,8 +126,8 @@ private struct FileReport: Encodable {
     /// Every warning found, listed or not.
     var warningCount: Int
 
-    var errors: [AHAPDiagnostic] { diagnostics.filter { $0.severity == .error } }
-    var warnings: [AHAPDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+    var errors: [AHAPDiagnostic] { diagnostics.inLineOrder.filter { $0.severity == .error } }
+    var warnings: [AHAPDiagnostic] { diagnostics.inLineOrder.filter { $0.severity == .warning } }
     var valid: Bool { errorCount == 0 }
 
     var summary: String {

@@ -47,6 +47,40 @@ struct CompletionTests {
         #expect(try await candidates("render", "--format", "s16", "succ").contains("success"))
     }
 
+    @Test("-o completes to the files the command writes, and folders; analyze's sound to sound files; convert's input to patterns")
+    func files() async throws {
+        let folder = try TemporaryFolder()
+        for name in ["out.wav", "out.csv", "out.svg", "out.png", "out.ahap", "out.haptic", "out.txt", "hit.flac", "hit.mp3", "zclip.haptic"] {
+            try folder.write(name, "")
+        }
+        try FileManager.default.createDirectory(at: folder.file("outputs"), withIntermediateDirectories: true)
+        #expect(try await candidates("render", "success", "-o", "out", in: folder.url) == ["out.ahap", "out.csv", "out.wav", "outputs/"])
+        #expect(try await candidates("render", "success", "--output=out.w", in: folder.url) == ["--output=out.wav"])
+        #expect(try await candidates("plot", "success", "-o", "out", in: folder.url) == ["out.png", "out.svg", "outputs/"])
+        #expect(try await candidates("export", "success", "-o", "out", in: folder.url) == ["out.ahap", "outputs/"])
+        #expect(try await candidates("convert", "success", "-o", "out.", in: folder.url) == ["out.ahap", "out.csv", "out.haptic"])
+        #expect(try await candidates("analyze", "h", in: folder.url) == ["hit.flac", "hit.mp3"])
+        #expect(try await candidates("analyze", "hit.flac", "-o", "out.h", in: folder.url) == ["out.haptic"])
+        #expect(try await candidates("analyze", "hit.flac", "-o", "x.ahap", "--plot", "out.", in: folder.url) == ["out.png", "out.svg"])
+        #expect(try await candidates("convert", "zc", in: folder.url) == ["zclip.haptic"])
+        #expect(try await candidates("convert", "succ", in: folder.url) == ["success"])
+        #expect(try await candidates("play", "zc", in: folder.url) == ["zclip.haptic"], "play reads .haptic files too")
+    }
+
+    @Test("--device offers the usable outputs and the documented names, not ALSA's plugins that are no output by themselves")
+    func devices() async throws {
+        let offered = try await candidates("play", "success", "--device", "")
+        for name in ["default", "pulse", "null"] { #expect(offered.contains(name), "\(name): \(offered)") }
+        for plugin in ["lavrate", "samplerate", "speexrate", "speex", "upmix", "vdownmix", "jack", "oss"] {
+            #expect(!offered.contains(plugin), "\(plugin) is a plugin, not an output: \(offered)")
+        }
+        #expect(offered.count == Set(offered).count, "each once: \(offered)")
+        #expect(try await candidates("play", "success", "-D", "nu") == ["null"], "-D completes as --device")
+        #expect(try await candidates("daemon", "--device", "pu") == ["pulse"])
+        #expect(try await candidates("analyze", "x.wav", "-o", "x.ahap", "--play", "--device", "nu") == ["null"])
+        #expect(try await candidates("analyze", "x.wav", "-o", "x.ahap", "--plot", "x.svg", "--profile", "l") == ["lra"])
+    }
+
     @Test("the bash script completes through haptics: COMPREPLY after _haptics holds the candidates")
     func bash() async throws {
         let executable = try #require(HapticsProcess.executable)
@@ -54,6 +88,8 @@ struct CompletionTests {
         try #require(script.status == 0)
         let folder = try TemporaryFolder()
         let file = try folder.write("haptics.bash", script.output)
+        try folder.write("hit.wav", "")
+        try folder.write("shake.wav", "")
         let command = """
             source '\(file.path)'
             COMP_WORDS=('\(executable.path)' play impact --weight he)
@@ -64,10 +100,19 @@ struct CompletionTests {
             COMP_CWORD=1
             _haptics
             printf '%s\\n' "${COMPREPLY[@]}"
+            cd '\(folder.path)'
+            COMP_WORDS=('\(executable.path)' analyze hi)
+            COMP_CWORD=2
+            _haptics
+            printf '%s\\n' "${COMPREPLY[@]}"
+            COMP_WORDS=('\(executable.path)' render success -o sh)
+            COMP_CWORD=4
+            _haptics
+            printf '%s\\n' "${COMPREPLY[@]}"
             """
         let result = try shell("bash '\(try folder.write("complete.sh", command).path)'")
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output == "heavy\nrender\n")
+        #expect(result.output == "heavy\nrender\nhit.wav\nshake.wav\n")
     }
 
     @Test("the zsh script offers what haptics computes, folders without a trailing space")
@@ -81,16 +126,19 @@ struct CompletionTests {
         let folder = try TemporaryFolder()
         try folder.write("_haptics", script.output)
         try FileManager.default.createDirectory(at: folder.file("sub"), withIntermediateDirectories: true)
+        try folder.write("out.haptic", "")
         // Outside a completion widget compadd is not there; a stand-in prints what it is given.
         let run = try shell(
             """
             cd '\(folder.path)' && zsh -c 'compadd() { print -r -- "compadd $*" }
               words=(\(executable.path) play impact --weight he); CURRENT=5; source ./_haptics
-              words=(\(executable.path) render su); CURRENT=3; source ./_haptics'
+              words=(\(executable.path) render su); CURRENT=3; source ./_haptics
+              words=(\(executable.path) convert success -o ou); CURRENT=5; source ./_haptics'
             """)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("compadd -- heavy\n"), "\(run.output)")
         #expect(run.output.contains("compadd -S  -- sub/\n") && run.output.contains("compadd -- success"), "\(run.output)")
+        #expect(run.output.contains("compadd -- out.haptic\n"), "-o completes to files: \(run.output)")
     }
 
     @Test("the fish script offers what haptics computes")
@@ -103,14 +151,15 @@ struct CompletionTests {
         try #require(script.status == 0)
         let folder = try TemporaryFolder()
         let file = try folder.write("haptics.fish", script.output)
+        try folder.write("hit.ogg", "")
         // The script runs `haptics` by name, as installed.
         try FileManager.default.createDirectory(at: folder.file("bin"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: folder.file("bin/haptics"), withDestinationURL: executable)
         let run = try shell(
-            "fish -c \"source '\(file.path)'; complete -C'haptics play impact --weight he'; complete -C'haptics re'\"",
+            "cd '\(folder.path)' && fish -c \"source '\(file.path)'; complete -C'haptics play impact --weight he'; complete -C'haptics re'; complete -C'haptics analyze hi'; complete -C'haptics render success -o hi'\"",
             environment: ["PATH": folder.path("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.output == "heavy\nrender\n", "\(run.output)")
+        #expect(run.output == "heavy\nrender\nhit.ogg\n", "\(run.output)")
     }
 
     @Test("an unknown shell is a usage error naming the three")

@@ -92,4 +92,40 @@ struct GlobalOptionsTests {
         #expect(!(try onTerminal("render missing.ahap -o x.wav --color=never").contains("\u{1B}[")))
         #expect(!(try onTerminal("render missing.ahap -o x.wav", ["TERM": "dumb"]).contains("\u{1B}[")))
     }
+
+    @Test("-V is the version on every command, as most tools have it; -v alone is the version too, as clang -v and gcc -v print theirs")
+    func versionLetters() async throws {
+        let version = try await HapticsProcess.run(["--version"], timeout: .seconds(30)).output
+        for arguments in [["-V"], ["-v"], ["render", "-V"], ["play", "success", "-V"]] {
+            let result = try await HapticsProcess.run(arguments, timeout: .seconds(30))
+            #expect(result.status == 0 && result.output == version, "\(arguments): \(result.output) \(result.errorLines)")
+        }
+        let help = try await HapticsProcess.run(["render", "--help"], timeout: .seconds(30))
+        #expect(help.output.contains("-V, --version"), "the help names the letter")
+        #expect(help.output.contains("-v, --verbose"), "the help names the letter")
+    }
+
+    @Test(
+        "-v and --verbose with a command say what was chosen, as aplay -v: play names its output, profile, rate and buffer; render its profile, rate and format"
+    )
+    func verbose() async throws {
+        let folder = try TemporaryFolder()
+        let plain = try await HapticsProcess.run(["play", "success", "-D", "null"], in: folder.url, timeout: .seconds(60))
+        #expect(plain.status == 0 && plain.errorLines.isEmpty, "\(plain.errorLines)")
+        for arguments in [["play", "success", "-D", "null", "-v"], ["-v", "play", "success", "-D", "null"], ["play", "--verbose", "success", "-D", "null"]] {
+            let result = try await HapticsProcess.run(arguments, in: folder.url, timeout: .seconds(60))
+            #expect(result.status == 0, "\(arguments): \(result.errorLines)")
+            #expect(
+                result.errorLines == ["haptics: note: playing success on 'null' (--device), profile 'wideband', 48000 Hz, 1 channel, buffer 20 ms"],
+                "\(arguments): \(result.errorLines)")
+        }
+        let looped = try await HapticsProcess.run(["play", "success", "-D", "null", "-v", "-r", "2", "--loop", "2"], in: folder.url, timeout: .seconds(60))
+        #expect(looped.errorLines.first?.hasSuffix("buffer 20 ms, at 2.0× speed, 2 times") == true, "\(looped.errorLines)")
+        let render = try await HapticsProcess.run(["render", "success", "-o", "s.wav", "-v", "--format", "f32"], in: folder.url, timeout: .seconds(60))
+        #expect(render.status == 0, "\(render.errorLines)")
+        #expect(
+            render.errorLines == ["haptics: note: rendering success for the 'wideband' profile, 48000 Hz, 1 channel, f32, to s.wav"], "\(render.errorLines)")
+        let quiet = try await HapticsProcess.run(["play", "success", "-D", "null", "-v", "-q"], in: folder.url, timeout: .seconds(60))
+        #expect(quiet.errorLines.isEmpty, "--quiet wins: notes are left out")
+    }
 }

@@ -49,18 +49,17 @@ struct MalformedInputTests {
         ("binary.ahap", "\u{00}\u{01}\u{02}\u{FF}", "", "1:1: error: unexpected"),
     ]
 
-    @Test("validate prints exactly one error line and a summary, exit 1", arguments: smallCases)
+    @Test("validate prints exactly one error line on standard error and a summary on standard output, exit 1", arguments: smallCases)
     func validateSmall(_ name: String, _ contents: String, _ location: String, _ expected: String) async throws {
         let folder = try TemporaryFolder()
         try folder.write(name, contents)
         let result = try await HapticsProcess.run(["validate", name], in: folder.url)
         #expect(result.status == 1)
-        #expect(result.outputLines.count == 2, "\(result.outputLines)")
-        let line = result.outputLines.first ?? ""
+        #expect(result.errorLines.count == 1, "\(result.errorLines)")
+        let line = result.errorLines.first ?? ""
         #expect(line.hasPrefix("\(name):\(expected)"), "\(line)")
         #expect(location.isEmpty ? !line.hasSuffix("]") : line.hasSuffix(" [\(location)]"), "\(line)")
-        #expect(result.outputLines.last == "\(name): invalid (1 error)")
-        #expect(result.errorOutput.isEmpty)
+        #expect(result.outputLines == ["\(name): invalid (1 error)"])
     }
 
     @Test("show prints exactly one error line on standard error, exit 1", arguments: smallCases)
@@ -82,9 +81,9 @@ struct MalformedInputTests {
         try folder.write(name, data)
         let validate = try await HapticsProcess.run(["validate", name], in: folder.url)
         #expect(validate.status == 1)
-        #expect(validate.outputLines.count == 2)
-        #expect(validate.outputLines.first?.contains(expected) == true, "\(validate.outputLines.first ?? "")")
-        #expect((validate.outputLines.first?.count ?? 0) < 300)
+        #expect(validate.errorLines.count == 1 && validate.outputLines.count == 1)
+        #expect(validate.errorLines.first?.contains(expected) == true, "\(validate.errorLines.first ?? "")")
+        #expect((validate.errorLines.first?.count ?? 0) < 300)
 
         let show = try await HapticsProcess.run(["show", name], in: folder.url)
         #expect(show.status == 1)
@@ -132,9 +131,9 @@ struct MalformedInputTests {
         let folder = try TemporaryFolder()
         let directory = try await HapticsProcess.run(["validate", folder.url.path])
         #expect(directory.status == 1)
-        #expect(directory.outputLines.first?.hasSuffix("is a directory, not an AHAP file") == true)
+        #expect(directory.errorLines.first?.hasSuffix("is a directory, not an AHAP file") == true)
         let zero = try await HapticsProcess.run(["validate", "/dev/zero"])
         #expect(zero.status == 1)
-        #expect(zero.outputLines.first == "/dev/zero: error: the input is larger than the 16 MiB input limit")
+        #expect(zero.errorLines.first == "/dev/zero: error: the input is larger than the 16 MiB input limit")
     }
 }

@@ -52,7 +52,7 @@ struct OutputChoiceCommandTests {
         }
     }
 
-    @Test("play on a machine with only speakers and no sound server renders instead, as before, in one line")
+    @Test("play on a machine with only speakers and no sound server renders instead, in one line, and exits 69 (not played)")
     func speakersOnlyFallsBack() async throws {
         let tree = try FakeSystemTree.machine("nothing")
         let folder = try TemporaryFolder()
@@ -62,7 +62,7 @@ struct OutputChoiceCommandTests {
         let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
         if cards.contains("[") { try Test.cancel("this machine has a sound card: play would be heard on it") }
         withExtendedLifetime(tree) {}
-        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.status == 69, "\(result.errorOutput)")
         #expect(result.errorLines.count == 1 && result.errorOutput.hasPrefix("haptics: no audio output to play on"), "\(result.errorOutput)")
     }
 

@@ -187,7 +187,7 @@ struct PlayCommandTests {
         #expect(quietFrom - lastLoud <= 480, "the fade took \(quietFrom - lastLoud) samples")
     }
 
-    @Test("without --device on a machine without audio output, play renders to a WAV, says where and why, and exits 0")
+    @Test("without --device on a machine without audio output, play renders to a WAV, says where and why, and exits 69: it did not play")
     func rendersWithoutAudioOutput() async throws {
         let cards = try await devices()["soundCards"] as? [Any] ?? []
         if !cards.isEmpty {
@@ -203,7 +203,7 @@ struct PlayCommandTests {
         environment["PULSE_SERVER"] = "unix:" + folder.url.appendingPathComponent("no-server").path
         let running = try BackgroundHaptics(["play", "\(name).ahap"], in: folder.url, environment: environment)
         let outcome = try await running.wait()
-        #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.exited && outcome.status == 69, "\(outcome.stderr)")
         #expect(outcome.errorLines.count == 1)
         #expect(outcome.errorLines.first?.hasPrefix("haptics: no audio output to play on (audio device 'default': ") == true, "\(outcome.stderr)")
         #expect(
@@ -230,7 +230,16 @@ struct PlayCommandTests {
         environment["PULSE_SERVER"] = "unix:" + folder.url.appendingPathComponent("no-server").path
         let result = try await HapticsProcess.run(
             ["play", "-"], stdin: Data(samplePattern.utf8), in: folder.url, environment: environment, timeout: .seconds(30))
-        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.status == 69, "\(result.errorOutput)")
+        let chained = try shell(
+            "cd '\(folder.path)' && '\(try #require(HapticsProcess.executable).path)' play success >/dev/null 2>&1 && echo next",
+            environment: environment)
+        #expect(!chained.output.contains("next"), "`play x && next` must not go on when x was not played")
+        let report = try await HapticsProcess.run(["play", "success", "--json"], in: folder.url, environment: environment, timeout: .seconds(30))
+        #expect(report.status == 69, "\(report.errorOutput)")
+        let document = try #require(try jsonObject(report.stdout) as? [String: Any])
+        #expect(document["played"] as? Bool == false && document["renderedTo"] as? String == folder.url.appendingPathComponent("haptics/success.wav").path)
+        #expect((document["reason"] as? String)?.hasPrefix("no audio output to play on") == true)
         let expectedPath = folder.url.appendingPathComponent("haptics/stdin.wav").path
         #expect(result.outputLines.first == "Rendered standard input for the 'wideband' profile instead: \(expectedPath)")
         #expect(FileManager.default.fileExists(atPath: expectedPath))

@@ -327,15 +327,19 @@ struct RenderCommandTests {
         #expect(rows.last.map { $0.strong == 0 && $0.weak == 0 } == true)
     }
 
-    @Test("--rumble --json writes an array of {time_ms, strong, weak} with the CSV's values")
+    @Test("--rumble --json writes {hapticsVersion, intervalMs, frames: [{timeMs, strong, weak}]} with the CSV's values")
     func rumbleJSON() async throws {
         let folder = try TemporaryFolder()
         let json = try await render(["--rumble", "--json", "-o", "-"], in: folder)
         let csv = try await render(["--rumble", "-o", "-"], in: folder)
         #expect(json.status == 0 && csv.status == 0)
-        let objects = try #require(try jsonObject(json.stdout) as? [[String: Any]])
-        #expect(objects.allSatisfy { Set($0.keys) == ["time_ms", "strong", "weak"] })
-        let frames = try JSONDecoder().decode([RumbleFrame].self, from: json.stdout)
+        let document = try #require(try jsonObject(json.stdout) as? [String: Any])
+        #expect(Set(document.keys) == ["hapticsVersion", "intervalMs", "frames"])
+        let objects = try #require(document["frames"] as? [[String: Any]])
+        #expect(objects.allSatisfy { Set($0.keys) == ["timeMs", "strong", "weak"] })
+        let frames = objects.map {
+            RumbleFrame(timeMilliseconds: $0["timeMs"] as? Int ?? -1, strong: UInt16($0["strong"] as? Int ?? 0), weak: UInt16($0["weak"] as? Int ?? 0))
+        }
         #expect(frames == (try csvRows(csv.output)).rows)
     }
 

@@ -83,7 +83,8 @@ struct ShowCommandTests {
         let result = try await HapticsProcess.run(["show", "-"], stdin: Data(json.utf8))
         #expect(result.status == 0)
         #expect(
-            result.outputLines.last == "note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio."
+            result.errorLines == ["-: note: 2 audio events play with `play` (on the audio channels, beside the haptics); `render` mixes them in with --audio"],
+            "a note is a diagnostic: on standard error"
         )
         #expect(result.output.contains("pop.wav"))
     }
@@ -93,11 +94,12 @@ struct ShowCommandTests {
         let result = try await HapticsProcess.run(["show", "--json", "-"], stdin: Data(samplePattern.utf8))
         #expect(result.status == 0)
         let object = try #require(try jsonObject(result.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["hapticsVersion", "source", "version", "duration", "metadata", "counts", "events", "parameters", "curves"])
+        #expect(Set(object.keys) == ["hapticsVersion", "source", "ahapVersion", "duration", "metadata", "counts", "events", "parameters", "curves"])
         #expect(object["source"] as? String == "-")
         let numbers = try ShowOutput(result.stdout)
-        // The curve ends last: its start plus its last point's time.
-        #expect(numbers.duration == 0.2 + 0.4)
+        // The curve ends last: its start plus its last point's time (0.6000000000000001 in
+        // binary, written 0.6: JSON numbers are rounded to 6 decimals).
+        #expect(numbers.duration == 0.6)
         #expect(object["metadata"] as? [String: String] == ["Project": "Tests"])
         let counts = try #require(object["counts"] as? [String: Int])
         #expect(counts == ["events": 2, "transients": 1, "continuous": 1, "audioContinuous": 0, "audioCustom": 0, "parameters": 1, "curves": 1])
@@ -115,7 +117,7 @@ struct ShowCommandTests {
         #expect(numbers.parameters.map(\.value) == [0.8])
         let curves = try #require(object["curves"] as? [[String: Any]])
         #expect(curves.count == 1)
-        #expect(numbers.curves.map(\.end) == [0.2 + 0.4])
+        #expect(numbers.curves.map(\.end) == [0.6])
         #expect(numbers.curves.first?.controlPoints.map(\.value) == [0, -0.5])
     }
 

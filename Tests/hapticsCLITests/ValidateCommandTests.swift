@@ -14,30 +14,52 @@ struct ValidateCommandTests {
         #expect(result.errorOutput.isEmpty)
     }
 
-    @Test("warnings are printed with file, location and severity, and the file is still valid")
+    @Test("warnings go to standard error with file, location and severity, the verdict to standard output; the file is still valid")
     func warnings() async throws {
         let folder = try TemporaryFolder()
         try folder.write("warn.ahap", patternWithWarning)
         let result = try await HapticsProcess.run(["validate", "warn.ahap"], in: folder.url)
         #expect(result.status == 0)
-        #expect(
-            result.outputLines == [
-                "warn.ahap:1:72: warning: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
-                "warn.ahap: valid (1 warning)",
-            ])
+        #expect(result.errorLines == ["warn.ahap:1:72: warning: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]"])
+        #expect(result.outputLines == ["warn.ahap: valid (1 warning)"])
+        let quiet = try await HapticsProcess.run(["validate", "-q", "warn.ahap"], in: folder.url)
+        #expect(quiet.errorLines.isEmpty && quiet.outputLines == ["warn.ahap: valid (1 warning)"], "--quiet leaves warnings out")
     }
 
-    @Test("--strict turns the warnings into errors and exits 1")
+    @Test("--strict turns the warnings into errors in strict wording (nothing is ignored or clamped: the file is refused) and exits 1")
     func strict() async throws {
         let folder = try TemporaryFolder()
         try folder.write("warn.ahap", patternWithWarning)
         let result = try await HapticsProcess.run(["validate", "--strict", "warn.ahap"], in: folder.url)
         #expect(result.status == 1)
-        #expect(
-            result.outputLines == [
-                "warn.ahap:1:72: error: unknown key 'Colour' is ignored [Pattern[0].Event.Colour]",
-                "warn.ahap: invalid (1 error)",
-            ])
+        #expect(result.errorLines == ["warn.ahap:1:72: error: unknown key 'Colour' [Pattern[0].Event.Colour]"])
+        #expect(result.outputLines == ["warn.ahap: invalid (1 error)"])
+        try folder.write(
+            "loud.ahap",
+            #"{ "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticTransient", "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1.5 } ] } } ] }"#
+        )
+        let lenient = try await HapticsProcess.run(["validate", "loud.ahap"], in: folder.url)
+        #expect(lenient.errorLines.first?.contains("warning: HapticIntensity 1.5 is outside 0...1; clamped to 1 [") == true, "\(lenient.errorLines)")
+        let refused = try await HapticsProcess.run(["validate", "--strict", "loud.ahap"], in: folder.url)
+        #expect(refused.errorLines.first?.contains("error: HapticIntensity 1.5 is outside 0...1 [") == true, "\(refused.errorLines)")
+    }
+
+    @Test("problems are printed in line order, errors and warnings mixed, as a reader meets them")
+    func lineOrder() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "mixed.ahap",
+            """
+            { "Pattern": [
+                { "Event": { "Time": 0, "EventType": "HapticTransient", "Colour": 1 } },
+                { "Event": { "Time": -1, "EventType": "HapticTransient" } },
+                { "Event": { "Time": 0.1, "EventType": "HapticTransient", "Size": 2 } } ] }
+            """)
+        let result = try await HapticsProcess.run(["validate", "mixed.ahap"], in: folder.url)
+        #expect(result.status == 1)
+        let lines = result.errorLines.map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
+        #expect(lines == ["mixed.ahap:2", "mixed.ahap:3", "mixed.ahap:4"], "\(result.errorLines)")
+        #expect(result.outputLines == ["mixed.ahap: invalid (1 error, 2 warnings)"])
     }
 
     @Test("every file gets its lines and summary; one invalid file makes the exit status 1")
@@ -47,13 +69,11 @@ struct ValidateCommandTests {
         try folder.write("bad.ahap", invalidPattern)
         let result = try await HapticsProcess.run(["validate", "good.ahap", "bad.ahap", "missing.ahap"], in: folder.url)
         #expect(result.status == 1)
+        #expect(result.outputLines == ["good.ahap: valid", "bad.ahap: invalid (1 error)", "missing.ahap: invalid (1 error)"])
         #expect(
-            result.outputLines == [
-                "good.ahap: valid",
+            result.errorLines == [
                 "bad.ahap:2:37: error: negative time -1; a time must be 0 or more [Pattern[1].Event.Time]",
-                "bad.ahap: invalid (1 error)",
                 "missing.ahap: error: no such file",
-                "missing.ahap: invalid (1 error)",
             ])
     }
 
@@ -67,17 +87,20 @@ struct ValidateCommandTests {
         #expect(invalid.outputLines.last == "-: invalid (1 error)")
     }
 
-    @Test("--json prints a stable array: file, valid, errors and warnings with every key present")
+    @Test("--json prints one document: the version once, whether all are valid, and per file its errors and warnings with every key present")
     func jsonReport() async throws {
         let folder = try TemporaryFolder()
         try folder.write("warn.ahap", patternWithWarning)
         try folder.write("bad.ahap", invalidPattern)
         let result = try await HapticsProcess.run(["validate", "--json", "warn.ahap", "bad.ahap"], in: folder.url)
         #expect(result.status == 1)
-        let reports = try #require(try jsonObject(result.stdout) as? [[String: Any]])
+        #expect(result.errorOutput.isEmpty, "the report holds the problems")
+        let document = try #require(try jsonObject(result.stdout) as? [String: Any])
+        #expect(Set(document.keys) == ["hapticsVersion", "valid", "files"])
+        #expect(document["valid"] as? Bool == false)
+        let reports = try #require(document["files"] as? [[String: Any]])
         #expect(reports.count == 2)
-        #expect(
-            reports.map { Set($0.keys) } == Array(repeating: ["hapticsVersion", "file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
+        #expect(reports.map { Set($0.keys) } == Array(repeating: ["file", "valid", "errorCount", "warningCount", "errors", "warnings"], count: 2))
         #expect(reports.map { $0["errorCount"] as? Int } == [0, 1])
         #expect(reports.map { $0["warningCount"] as? Int } == [1, 0])
         #expect(reports[0]["file"] as? String == "warn.ahap")
@@ -102,7 +125,7 @@ struct ValidateCommandTests {
         let json = "{ \"Pattern\": [ { \"Event\": { \"Time\": 0, \"EventType\": \"HapticTransient\" } }, { \"ParameterCurves\": {} } ] }"
         let result = try await HapticsProcess.run(["validate", "--json", "-"], stdin: Data(json.utf8))
         #expect(result.status == 0)
-        let reports = try #require(try jsonObject(result.stdout) as? [[String: Any]])
+        let reports = try #require((try jsonObject(result.stdout) as? [String: Any])?["files"] as? [[String: Any]])
         let warning = try #require((reports.first?["warnings"] as? [[String: Any]])?.first)
         #expect(warning["suggestion"] as? String == "ParameterCurve")
     }
@@ -129,8 +152,8 @@ struct ValidateCommandTests {
         let json = "{\"Pattern\":[" + elements.joined(separator: ",") + "]}"
         let result = try await HapticsProcess.run(["validate", "-"], stdin: Data(json.utf8))
         #expect(result.status == 0)
-        #expect(result.outputLines.count == 102)
-        #expect(result.outputLines[100] == "-: warning: 4900 more warnings not shown")
-        #expect(result.outputLines.last == "-: valid (5000 warnings)")
+        #expect(result.errorLines.count == 101)
+        #expect(result.errorLines.last == "-: warning: 4900 more warnings not shown")
+        #expect(result.outputLines == ["-: valid (5000 warnings)"])
     }
 }

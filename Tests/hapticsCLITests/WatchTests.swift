@@ -22,9 +22,12 @@ struct WatchTests {
         defer { running.send(SIGKILL) }
         #expect(try await running.waitForOutput { $0.contains("tap.ahap: valid") }, "first run: \(running.outputSoFar)")
         try save(Self.bad, as: "tap.ahap", in: folder)
+        // The problem on standard error, the verdict on standard output.
         #expect(
-            try await running.waitForOutput { $0.contains("tap.ahap:1:33: error: negative time -1") && $0.contains("tap.ahap: invalid (1 error)") },
-            "after the bad edit: \(running.outputSoFar)")
+            try await running.waitForOutput {
+                $0.contains("tap.ahap: invalid (1 error)") && running.errorOutputSoFar.contains("tap.ahap:1:33: error: negative time -1")
+            },
+            "after the bad edit: \(running.outputSoFar) \(running.errorOutputSoFar)")
         #expect(running.process.isRunning, "a bad edit ended the watch")
         // Written in place this time.
         try folder.write("tap.ahap", Self.good)

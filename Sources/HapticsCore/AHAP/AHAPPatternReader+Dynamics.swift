@@ -61,11 +61,11 @@ extension AHAPPatternReader {
         }
         guard let id, let time, valid else { return nil }
         guard !points.isEmpty else {
-            report.warning("the curve has no control points and does nothing; it is skipped", at: pointsPath(), offset: pointsValue.start)
+            report.warning("the curve has no control points and does nothing", consequence: "; it is skipped", at: pointsPath(), offset: pointsValue.start)
             return nil
         }
         if zip(points, points.dropFirst()).contains(where: { $0.relativeTime > $1.relativeTime }) {
-            report.warning("the control points are not in time order; they are sorted", at: pointsPath(), offset: pointsValue.start)
+            report.warning("the control points are not in time order", consequence: "; they are sorted", at: pointsPath(), offset: pointsValue.start)
             points = points.enumerated()
                 .sorted { ($0.element.relativeTime, $0.offset) < ($1.element.relativeTime, $1.offset) }
                 .map(\.element)
@@ -84,7 +84,7 @@ extension AHAPPatternReader {
         guard let name = requiredString(fields, AHAPKey.parameterID, in: object, at: path()) else { return nil }
         if let id = HapticDynamicParameter.ID(rawValue: name) { return id }
         report.warning(
-            "unknown dynamic parameter '\(JSONText.display(name))'; the element is skipped",
+            "unknown dynamic parameter '\(JSONText.display(name))'", consequence: "; the element is skipped",
             at: JSONPath.appending(AHAPKey.parameterID, to: path()),
             offset: fields[AHAPKey.parameterID]?.start,
             suggestion: NameSuggestion.best(for: name, among: HapticDynamicParameter.ID.allCases.map(\.rawValue)))

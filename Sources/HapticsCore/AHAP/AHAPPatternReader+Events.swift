@@ -90,7 +90,7 @@ extension AHAPPatternReader {
             }
             guard let id else {
                 report.warning(
-                    "unknown event parameter '\(JSONText.display(name))' is ignored",
+                    "unknown event parameter '\(JSONText.display(name))'", consequence: " is ignored",
                     at: JSONPath.appending(AHAPKey.parameterID, to: entryPath()),
                     offset: fields[AHAPKey.parameterID]?.start,
                     suggestion: NameSuggestion.best(for: name, among: HapticEvent.ParameterID.allCases.map(\.rawValue)))
@@ -101,7 +101,7 @@ extension AHAPPatternReader {
                 at: JSONPath.appending(AHAPKey.parameterValue, to: entryPath()),
                 offset: fields[AHAPKey.parameterValue]?.start)
             if let earlier = parameters.firstIndex(where: { $0.id == id }) {
-                report.warning("'\(name)' is given more than once; the last value is used", at: entryPath(), offset: entry.start)
+                report.warning("'\(name)' is given more than once", consequence: "; the last value is used", at: entryPath(), offset: entry.start)
                 parameters.remove(at: earlier)
             }
             parameters.append(HapticEvent.Parameter(id, value))
@@ -120,7 +120,7 @@ extension AHAPPatternReader {
             for key in audioKeys {
                 if let value = fields[key], !value.isNull {
                     report.warning(
-                        "'\(key)' applies only to AudioCustom events; ignored on a \(kind.rawValue) event",
+                        "'\(key)' applies only to AudioCustom events, not to a \(kind.rawValue) event", consequence: "; ignored",
                         at: JSONPath.appending(key, to: path()), offset: value.start)
                 }
             }
@@ -150,7 +150,8 @@ extension AHAPPatternReader {
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
             if !FileManager.default.fileExists(atPath: url.path) {
                 report.warning(
-                    "sound file '\(JSONText.display(file))' not found (looked for \(JSONText.display(url.path, maxLength: 200))); the event is kept and plays no sound",
+                    "sound file '\(JSONText.display(file))' not found (looked for \(JSONText.display(url.path, maxLength: 200)))",
+                    consequence: "; the event is kept and plays no sound",
                     at: pathLocation, offset: pathValue.start)
             }
         }

@@ -17,7 +17,7 @@ extension AHAPPatternReader {
     mutating func warnUnknownKey(_ member: JSONMember, at path: @autoclosure () -> String, allowed: [String]) {
         let misnomer = AHAPKey.documentedMisnomers[member.key].flatMap { allowed.contains($0) ? $0 : nil }
         report.warning(
-            "unknown key '\(JSONText.display(member.key))' is ignored",
+            "unknown key '\(JSONText.display(member.key))'", consequence: " is ignored",
             at: JSONPath.appending(member.key, to: path()), offset: member.keyStart,
             suggestion: misnomer ?? NameSuggestion.best(for: member.key, among: allowed))
     }
@@ -31,7 +31,7 @@ extension AHAPPatternReader {
         case (let time?, let aliased):
             if let aliased {
                 report.warning(
-                    "both 'Time' and '\(alias)' are given; 'Time' is used",
+                    "both 'Time' and '\(alias)' are given", consequence: "; 'Time' is used",
                     at: JSONPath.appending(alias, to: path()), offset: aliased.start)
             }
             return seconds(time, at: JSONPath.appending(AHAPKey.time, to: path()), naming: "time")
@@ -104,7 +104,7 @@ extension AHAPPatternReader {
         guard !range.contains(value) else { return value }
         let result = range.clamp(value)
         report.warning(
-            "\(name) \(JSONText.shortNumber(value)) is outside \(Self.rangeText(range)); clamped to \(JSONText.shortNumber(result))",
+            "\(name) \(JSONText.shortNumber(value)) is outside \(Self.rangeText(range))", consequence: "; clamped to \(JSONText.shortNumber(result))",
             at: path(), offset: offset)
         return result
     }

@@ -125,7 +125,7 @@ struct AHAPPatternReader {
             } else {
                 text = String(decoding: bytes[member.value.start..<member.value.end], as: UTF8.self)
                 report.warning(
-                    "the value is \(member.value.kindDescription), not a string; kept as its JSON text",
+                    "the value is \(member.value.kindDescription), not a string", consequence: "; kept as its JSON text",
                     at: JSONPath.appending(member.key, to: AHAPKey.metadata), offset: member.value.start)
             }
             switch member.key {
@@ -156,9 +156,10 @@ struct AHAPPatternReader {
             let suggestion = NameSuggestion.best(for: member.key, among: AHAPKey.elementKeys)
             let message =
                 known.isEmpty
-                ? "unknown element '\(JSONText.display(member.key))'; the element is skipped"
-                : "unknown key '\(JSONText.display(member.key))' is ignored"
-            report.warning(message, at: JSONPath.appending(member.key, to: path()), offset: member.keyStart, suggestion: suggestion)
+                ? "unknown element '\(JSONText.display(member.key))'"
+                : "unknown key '\(JSONText.display(member.key))'"
+            let consequence = known.isEmpty ? "; the element is skipped" : " is ignored"
+            report.warning(message, consequence: consequence, at: JSONPath.appending(member.key, to: path()), offset: member.keyStart, suggestion: suggestion)
         }
         guard known.count <= 1 else {
             let names = known.map { "'\($0.key)'" }.joined(separator: " and ")

@@ -38,13 +38,17 @@ struct DiagnosticCollector {
     }
 
     /// Records a questionable thing the decoder accepted; an error in strict mode.
+    /// `consequence` says what lenient reading does about it (`; clamped to 1`, ` is ignored`)
+    /// and is left out in strict mode, where nothing is clamped or ignored: the file is refused.
     mutating func warning(
         _ message: @autoclosure () -> String,
+        consequence: @autoclosure () -> String = "",
         at location: @autoclosure () -> String,
         offset: Int? = nil,
         suggestion: @autoclosure () -> String? = nil
     ) {
-        add(mode == .strict ? .error : .warning, message(), at: location(), offset: offset, suggestion: suggestion())
+        let strict = mode == .strict
+        add(strict ? .error : .warning, strict ? message() : message() + consequence(), at: location(), offset: offset, suggestion: suggestion())
     }
 
     /// Records a problem found while reading the JSON text itself, at its offset (the JSON
@@ -55,6 +59,8 @@ struct DiagnosticCollector {
             count(effective)
             return
         }
+        // The parser's own wording, shared with the profile and settings readers (a duplicate
+        // key keeps its "; the last value is used" in strict mode too).
         add(effective, message, at: location, offset: offset, suggestion: nil)
     }
 

@@ -21,7 +21,10 @@ struct CommandLineParser {
         guard let first = words.first else { return .help(root) }
         switch first {
         case "-h", "--help": return .help(root)
-        case "--version": return .version
+        case "-V", "--version": return .version
+        // `haptics -v` alone is the version, as `clang -v` and `gcc -v` print theirs; with a
+        // command, `-v` is `--verbose`.
+        case "-v" where words.count == 1: return .version
         case "help":
             // `haptics help play`; an unknown name gets the tool's help, as before.
             return .help(words.dropFirst().first.flatMap(root.subcommand(named:)) ?? root)
@@ -52,7 +55,7 @@ struct CommandLineParser {
                 continue
             }
             if word == "-h" || word == "--help" { return .help(command) }
-            if word == "--version" { return .version }
+            if word == "--version" || word == "-V" { return .version }
             let (name, attached) = Self.split(word)
             guard let spec = command.option(named: name) else { throw UsageError.unknownOption(word, in: command) }
             switch spec.kind {

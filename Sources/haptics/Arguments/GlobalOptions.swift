@@ -1,8 +1,9 @@
 import Glibc
 
 /// Options every command takes, with the letters other tools' users already type: `-q` as
-/// aplay and cargo, `--color` as clang, cargo and rg. They say how diagnostics reach standard
-/// error, so they are read before the command runs (and before a usage error is printed).
+/// aplay and cargo, `-v` as aplay (verbose; `-V` is the version, as most tools have it),
+/// `--color` as clang, cargo and rg. They say how diagnostics reach standard error, so they are
+/// read before the command runs (and before a usage error is printed).
 enum GlobalOptions {
     enum Color: String, ChoiceArgument {
         /// On a terminal, unless `NO_COLOR` is set (https://no-color.org) or `TERM` is `dumb`.
@@ -15,6 +16,11 @@ enum GlobalOptions {
         "Diagnostics",
         [
             .flag("quiet", short: "q", help: "Print no warnings, notes or progress on standard error; errors still print."),
+            .flag(
+                "verbose", short: "v",
+                help:
+                    "Say on standard error what was chosen, as aplay -v does (play: the output, its kind, profile, rate and buffer; render: the file, profile, rate and format)."
+            ),
             .option(
                 "color", choices: Color.self, valueName: "when",
                 help: "Colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never.", default: .auto),
@@ -26,7 +32,7 @@ enum GlobalOptions {
         var index = 0
         while index < words.count {
             let word = words[index]
-            if word == "-q" || word == "--quiet" || word.hasPrefix("--color=") {
+            if Self.flags.contains(word) || word.hasPrefix("--color=") {
                 index += 1
             } else if word == "--color", index + 1 < words.count {
                 index += 2
@@ -37,7 +43,10 @@ enum GlobalOptions {
         return index
     }
 
-    /// Reads `--quiet` and `--color` from the command line as typed (before `--`), so that
+    /// The global options that take no value.
+    private static let flags: Set<String> = ["-q", "--quiet", "-v", "--verbose"]
+
+    /// Reads `--quiet`, `--verbose` and `--color` from the command line as typed (before `--`), so that
     /// even a usage error is shown as asked; the parser checks the words themselves.
     static func apply(to words: [String]) {
         var color = Color.auto
@@ -46,6 +55,8 @@ enum GlobalOptions {
             let word = words[index]
             if word == "-q" || word == "--quiet" {
                 Diagnostics.isQuiet = true
+            } else if word == "-v" || word == "--verbose" {
+                Diagnostics.isVerbose = true
             } else if word.hasPrefix("--color=") {
                 color = Color(rawValue: String(word.dropFirst("--color=".count))) ?? color
             } else if word == "--color", index + 1 < words.count {
@@ -73,6 +84,8 @@ enum Diagnostics {
     // thread; only read after that.
     nonisolated(unsafe) static var isQuiet = false
     nonisolated(unsafe) static var isColored = false
+    /// `--verbose`: commands add notes saying what they chose (`writeVerboseNote`).
+    nonisolated(unsafe) static var isVerbose = false
 
     enum Severity: String {
         case error, warning, note

@@ -45,7 +45,7 @@ struct HelpText {
             result.append((title, command.options.filter { $0.section == title }.map { (Self.label(of: $0), Self.help(of: $0)) }))
         }
         var options = command.options.filter { $0.section == nil }.map { (label: Self.label(of: $0), help: Self.help(of: $0)) }
-        options.append((label: "--version", help: "Show the version."))
+        options.append((label: "-V, --version", help: "Show the version."))
         options.append((label: "-h, --help", help: "Show help information."))
         result.append(("Options", options))
         return result

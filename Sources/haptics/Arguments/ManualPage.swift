@@ -54,7 +54,8 @@ struct ManualPage {
         ("HAPTICS_DISABLED", "1 turns presets off (they play silence and say so), 0 on; files play as written."),
         ("HAPTICS_INTENSITY", "A number from 0 to 1 that replaces the settings' intensity for presets."),
         ("XDG_CONFIG_HOME", "Where the settings file is looked for (default ~/.config)."),
-        ("TMPDIR", "Where play writes the WAV it renders when there is no output to play on (default /tmp)."),
+        ("XDG_CACHE_HOME", "Where play writes the WAV it renders when there is no output to play on: its haptics folder (default ~/.cache)."),
+        ("NO_COLOR", "When set and not empty, diagnostics are not coloured (--color=always still colours them)."),
         ("PULSE_SERVER, XDG_RUNTIME_DIR", "Which PulseAudio or PipeWire server the pulse device and ALSA's default talk to."),
     ]
 
@@ -72,14 +73,18 @@ struct ManualPage {
             "The udev rule that lets the logged-in user open gamepads' force-feedback devices "
                 + "(/etc/udev/rules.d or PREFIX/lib/udev/rules.d for an install from the source)."
         ),
-        ("$TMPDIR/haptics/", "The WAV files play renders instead when there is no output, named after the pattern."),
+        ("$XDG_CACHE_HOME/haptics/", "The WAV files play renders instead when there is no output, named after the pattern (~/.cache/haptics, mode 0700)."),
     ]
 
     static let exitStatus: [(Int, String)] = [
-        (0, "Success (play: played, or rendered to a file when there was no output and no --device)."),
+        (0, "Success (play: the pattern was played)."),
         (1, "Invalid input: a pattern, profile, settings or sound file that cannot be read; one line names the file, the place in it and the problem."),
         (2, "Usage error: an unknown command or option, a missing or invalid value."),
-        (69, "The output device is unavailable (cannot be opened, or failed while playing)."),
+        (
+            69,
+            "Not played: the output device is unavailable (cannot be opened, or failed while playing), or play found no output at all "
+                + "and rendered the pattern to a file instead (its path on standard output), so `haptics play x && next` runs next only when x was heard."
+        ),
         (130, "Interrupted by SIGINT (Ctrl-C); the output was faded out and closed."),
         (143, "Terminated by SIGTERM; the output was faded out and closed."),
     ]

@@ -14,7 +14,7 @@ struct UsageError: Error {
 
     static func unknownOption(_ word: String, in command: CommandSpec) -> UsageError {
         let name = String(word.prefix { $0 != "=" })
-        let names = command.options.flatMap(\.names) + ["--help", "--version"]
+        let names = command.options.flatMap(\.names) + ["--help", "--version", "-V"]
         guard let near = suggestion(for: name, among: names) else {
             return UsageError("unknown option '\(name)'")
         }
