@@ -110,7 +110,8 @@ package final class ChildProcess: @unchecked Sendable {
             envp?.forEach { free($0) }
         }
         var child: pid_t = 0
-        let result = envp.map { posix_spawn(&child, command[0], &actions, &attributes, argv, $0) }
+        let result =
+            envp.map { posix_spawn(&child, command[0], &actions, &attributes, argv, $0) }
             ?? posix_spawn(&child, command[0], &actions, &attributes, argv, environ)
         guard result == 0 else { throw SpawnError(description: "cannot run \(command[0]): \(String(cString: strerror(result)))") }
         pid = child

@@ -17,7 +17,8 @@ struct AmplitudeStepsTests {
     @Test("a tap is a 20 ms pulse of its intensity²; the louder of tap and layer wins; trailing silence is dropped")
     func tapPulse() {
         let layers = HapticLayers(
-            intensity: [.init(0, 0.5), .init(0.05, 0.5), .init(0.05, 0)], transients: [.init(time: 0.03, intensity: 1, sharpness: 0.5), .init(time: 0.2, intensity: 0.5, sharpness: 0)])
+            intensity: [.init(0, 0.5), .init(0.05, 0.5), .init(0.05, 0)],
+            transients: [.init(time: 0.03, intensity: 1, sharpness: 0.5), .init(time: 0.2, intensity: 0.5, sharpness: 0)])
         let steps = AmplitudeSteps(layers).steps
         let quarter: Double = (0.25 * 255).rounded() / 255
         let expected: [AmplitudeSteps.Step] = [
@@ -29,7 +30,8 @@ struct AmplitudeStepsTests {
 
     @Test("other grids and pulse lengths: 10 ms steps, 30 ms pulses")
     func otherGrid() {
-        let steps = AmplitudeSteps(HapticLayers(transients: [.init(time: 0.1, intensity: 1, sharpness: 0.5)]), stepMilliseconds: 10, transientMilliseconds: 30).steps
+        let steps = AmplitudeSteps(HapticLayers(transients: [.init(time: 0.1, intensity: 1, sharpness: 0.5)]), stepMilliseconds: 10, transientMilliseconds: 30)
+            .steps
         #expect(steps == [.init(milliseconds: 100, amplitude: 0), .init(milliseconds: 30, amplitude: 1)])
     }
 

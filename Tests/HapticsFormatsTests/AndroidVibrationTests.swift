@@ -96,9 +96,10 @@ struct AndroidVibrationTests {
 
     @Test("primitives by sharpness: THUD below 0.25, LOW_TICK below 0.5, CLICK below 0.75, TICK above")
     func primitiveBuckets() {
-        #expect([0.0, 0.24, 0.25, 0.49, 0.5, 0.74, 0.75, 1].map(AndroidVibration.Primitive.init(sharpness:)) == [
-            .thud, .thud, .lowTick, .lowTick, .click, .click, .tick, .tick,
-        ])
+        #expect(
+            [0.0, 0.24, 0.25, 0.49, 0.5, 0.74, 0.75, 1].map(AndroidVibration.Primitive.init(sharpness:)) == [
+                .thud, .thud, .lowTick, .lowTick, .click, .click, .tick, .tick,
+            ])
         #expect(AndroidVibration.Primitive.allCases.map(\.sharpness) == AndroidVibration.Primitive.allCases.map(\.sharpness).sorted())
     }
 
@@ -138,7 +139,9 @@ struct AndroidVibrationTests {
         }
         #expect(locatedRefusal(#"{"format": "haptics-web", "vibrate": [100]}"#, read).contains("not an Android vibration file"))
         #expect(locatedRefusal("{\"format\": \"haptics-android\",\n \"waveform\": {\"timings\": [10, 20], \"amplitudes\": [255]}}", read).contains("in pairs"))
-        #expect(locatedRefusal(#"{"format": "haptics-android", "composition": [{"primitive": "BOOM", "scale": 1}]}"#, read).contains("THUD, LOW_TICK, CLICK or TICK"))
+        #expect(
+            locatedRefusal(#"{"format": "haptics-android", "composition": [{"primitive": "BOOM", "scale": 1}]}"#, read).contains(
+                "THUD, LOW_TICK, CLICK or TICK"))
         #expect(locatedRefusal(#"{"format": "haptics-android", "waveform": {"timings": ["10"], "amplitudes": [255]}}"#, read).hasPrefix("in.json:1:"))
         #expect(locatedRefusal(#"{"format": "haptics-android", "waveform": {"timings": [10], "amplitudes": [256]}}"#, read).contains("amplitudes"))
     }

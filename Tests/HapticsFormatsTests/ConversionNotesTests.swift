@@ -24,10 +24,12 @@ struct ConversionNotesTests {
     @Test("a count of 0 (or less) is no note, and its message is never made")
     func zeroCount() {
         var notes = ConversionNotes()
-        notes.add("audio-events", { () -> String in
-            Issue.record("the message was made")
-            return ""
-        }(), count: 0)
+        notes.add(
+            "audio-events",
+            { () -> String in
+                Issue.record("the message was made")
+                return ""
+            }(), count: 0)
         #expect(notes.isEmpty)
     }
 

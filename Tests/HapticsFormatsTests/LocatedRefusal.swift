@@ -29,7 +29,8 @@ func close(_ a: Double, _ b: Double, within tolerance: Double = 1e-9) -> Bool { 
 
 /// Whether two curves have the same points, times and values within `tolerance`.
 func close(_ points: some Collection<HapticLayers.Point>, _ expected: [HapticLayers.Point], within tolerance: Double = 1e-9) -> Bool {
-    points.count == expected.count && zip(points, expected).allSatisfy { close($0.time, $1.time, within: tolerance) && close($0.value, $1.value, within: tolerance) }
+    points.count == expected.count
+        && zip(points, expected).allSatisfy { close($0.time, $1.time, within: tolerance) && close($0.value, $1.value, within: tolerance) }
 }
 
 /// Whether two lists of numbers agree, each within `tolerance`.

@@ -90,7 +90,8 @@ struct LofeltHapticTests {
     func malformed() {
         #expect(
             locatedRefusal(#"{"version": {"major": 2}, "signals": {"continuous": {"envelopes": {"amplitude": []}}}}"#, Self.read).contains("not supported"))
-        let backwards = "{\"signals\": {\"continuous\": {\"envelopes\": {\"amplitude\": [\n{\"time\": 0.2, \"amplitude\": 0},\n{\"time\": 0.1, \"amplitude\": 0}]}}}}"
+        let backwards =
+            "{\"signals\": {\"continuous\": {\"envelopes\": {\"amplitude\": [\n{\"time\": 0.2, \"amplitude\": 0},\n{\"time\": 0.1, \"amplitude\": 0}]}}}}"
         let message = locatedRefusal(backwards, Self.read)
         #expect(message.hasPrefix("in.json:3:") && message.contains("goes back in time"), "\(message)")
         locatedRefusal(#"{"version": {"major": 1}}"#, Self.read)

@@ -19,7 +19,8 @@ struct WebVibrationTests {
         let web = WebVibration(HapticPattern(events: [.transient(at: 0.5, intensity: 1, sharpness: 0.5)]), notes: &notes)
         #expect(web.vibrate == [0, 500, 20])
         #expect(!web.rumble.isEmpty, "the tap rumbles too")
-        #expect(web.rumble.allSatisfy { $0.duration > 0 && $0.duration % 10 == 0 && (0...1).contains($0.strongMagnitude) && (0...1).contains($0.weakMagnitude) })
+        #expect(
+            web.rumble.allSatisfy { $0.duration > 0 && $0.duration % 10 == 0 && (0...1).contains($0.strongMagnitude) && (0...1).contains($0.weakMagnitude) })
         #expect(web.rumble.first.map { $0.startDelay >= 490 && $0.startDelay <= 510 } == true, "\(web.rumble)")
         #expect(notes.notes.map(\.kind) == ["on-off", "rumble"])
     }
@@ -36,7 +37,8 @@ struct WebVibrationTests {
     func readsVibrate() throws {
         var notes = ConversionNotes()
         let layers = try Self.read(#"{"format": "haptics-web", "version": 1, "vibrate": [100, 50, 200]}"#, notes: &notes)
-        #expect(close(layers.intensity, [.init(0, 1), .init(0.0999, 1), .init(0.1, 0), .init(0.15, 1), .init(0.3499, 1), .init(0.35, 0)]), "\(layers.intensity)")
+        #expect(
+            close(layers.intensity, [.init(0, 1), .init(0.0999, 1), .init(0.1, 0), .init(0.15, 1), .init(0.3499, 1), .init(0.35, 0)]), "\(layers.intensity)")
         #expect(layers.sharpness.isEmpty && layers.transients.isEmpty)
         #expect(notes.notes.map(\.kind) == ["on-off-read"])
     }
