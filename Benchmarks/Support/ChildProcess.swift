@@ -22,7 +22,9 @@ package final class ChildProcess: @unchecked Sendable {
         case null
         /// A file, created or truncated (appended to, for an output, with `append`).
         case file(URL, append: Bool = false)
-        /// A descriptor of this process (a pipe's end), duplicated into the child.
+        /// A descriptor of this process (a pipe's end), duplicated into the child. The streams
+        /// are set up in order, so standard error's `.descriptor(1)` is the child's standard
+        /// output as just set up (both streams into one file).
         case descriptor(Int32)
     }
 
