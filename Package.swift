@@ -118,7 +118,8 @@ let package = Package(
         .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),
         .plugin(name: "EmbedPatterns", capability: .buildTool(), dependencies: ["embed-patterns"]),
 
-        // What the benchmarks share: running a child, a private PulseAudio server, statistics.
+        // What the benchmarks share, and the tests through HapticsTestSupport: running a child
+        // (posix_spawn, never Foundation's Process), a private PulseAudio server, statistics.
         .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
         .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender", "BenchmarkSupport"], path: "Benchmarks/RenderBenchmark"),
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics", "BenchmarkSupport"], path: "Benchmarks/PlaybackBenchmark"),
@@ -134,7 +135,7 @@ let package = Package(
 
         // Helpers the test targets share (once): the corpus, signal measurements, WAV files,
         // scratch folders, running the CLI, waiting on conditions, the real-time gate.
-        .target(name: "HapticsTestSupport", path: "Tests/HapticsTestSupport"),
+        .target(name: "HapticsTestSupport", dependencies: ["BenchmarkSupport", "HapticsPlayback"], path: "Tests/HapticsTestSupport"),
         .testTarget(
             name: "HapticsCoreTests",
             dependencies: ["HapticsCore", "HapticsTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -148,7 +149,8 @@ let package = Package(
             name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"],
             linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "HapticsOutputsTests", dependencies: ["HapticsOutputs", "HapticsPlayback", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsServiceTests", dependencies: ["HapticsService", "Haptics", "HapticsTestSupport"], exclude: ["Clients"]),
+        .testTarget(
+            name: "HapticsServiceTests", dependencies: ["HapticsService", "Haptics", "HapticsTestSupport", "BenchmarkSupport"], exclude: ["Clients"]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
         // The public API against its committed baseline in api/ (from the compiler's symbol graphs).

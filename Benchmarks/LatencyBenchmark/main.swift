@@ -103,8 +103,8 @@ func play(on engine: HapticEngine) throws -> Double? {
     return try measure { try player.start(atTime: 0) }
 }
 func spawn(_ arguments: [String]) -> Double? {
-    var child: Child?
-    let latency = measure { child = Child(arguments) }
+    var child: ChildProcess?
+    let latency = measure { child = ChildProcess(arguments) }
     let status = child!.wait().status
     guard status == 0 else { fatalError("\(arguments.joined(separator: " ")) exited with \(status)") }
     return latency
@@ -243,8 +243,8 @@ var ratios: [Double] = []
 // Pairs, ours then aplay's: one pair was at the mercy of the machine's mood (the same binary
 // measured 150 and 430 ms on one afternoon); the median of the pairs' ratios is the figure.
 for _ in 0..<3 {
-    let ours = Child([tool, "play", long.ahap, "--device", "pulse"]).wait()
-    let theirs = Child([aplay, "-q", "-D", "pulse", "--period-size=\(period)", "--buffer-size=\(buffer)", long.wav]).wait()
+    let ours = ChildProcess([tool, "play", long.ahap, "--device", "pulse"]).wait()
+    let theirs = ChildProcess([aplay, "-q", "-D", "pulse", "--period-size=\(period)", "--buffer-size=\(buffer)", long.wav]).wait()
     guard ours.status == 0, theirs.status == 0 else { fatalError("a long play failed: haptics \(ours.status), aplay \(theirs.status)") }
     ourCPU.append(ours.cpuSeconds * 1000)
     aplayCPU.append(theirs.cpuSeconds * 1000)

@@ -19,7 +19,7 @@ import Foundation
 import HapticsCore
 import HapticsRender
 
-// MARK: Child: one render
+// MARK: ChildProcess: one render
 
 /// How a child writes: as `haptics render` does (`writeWAV`: a temporary file, fsync, rename),
 /// or into memory only.
@@ -123,7 +123,7 @@ func spawn(_ arguments: [String], sampling: Bool = true) -> ChildRun? {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
     let start = now()
-    let child = Child(arguments, standardOutput: pipeEnds[1])
+    let child = ChildProcess(arguments, standardOutput: pipeEnds[1])
     close(pipeEnds[1])
     var output = Data()
     var chunk = [UInt8](repeating: 0, count: 4096)

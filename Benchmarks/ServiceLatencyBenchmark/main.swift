@@ -62,7 +62,7 @@ setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=\(socket)", 1)
 setenv("GSETTINGS_BACKEND", "memory", 1)
 setenv("XDG_CONFIG_HOME", folder.appendingPathComponent("config").path, 1)
 unsetenv("FEEDBACK_THEME")
-let bus = Child([dbusDaemon, "--nofork", "--config-file=\(folder.appendingPathComponent("bus.conf").path)"])
+let bus = ChildProcess([dbusDaemon, "--nofork", "--config-file=\(folder.appendingPathComponent("bus.conf").path)"])
 defer { bus.terminate() }
 while !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
 
@@ -122,7 +122,7 @@ struct Figures {
 func measure(_ name: String, _ arguments: [String]) throws -> Figures {
     let client = try Client()
     defer { client.stop() }
-    let daemon = Child(arguments)
+    let daemon = ChildProcess(arguments)
     defer { daemon.terminate() }
     while (try client.send(["op": "has_owner"])["ok"] as? Bool) != true { usleep(10_000) }
     var figures = Figures()

@@ -32,7 +32,7 @@ let peakRSS = folder.appendingPathComponent("peak-rss").path
 /// whether it exited with 0.
 func run(_ arguments: [String], output: Int32? = nil) -> (milliseconds: Double, succeeded: Bool) {
     let start = now()
-    let status = Child(arguments, standardOutput: output).wait().status
+    let status = ChildProcess(arguments, standardOutput: output).wait().status
     return (Double(now() - start) / 1e6, status == 0)
 }
 

@@ -12,7 +12,7 @@ package final class MonitorListener: @unchecked Sendable {
     /// Set by ``arm()``; the first non-zero sample after it clears it and sets `heard`.
     private let armed = Atomic<Bool>(false)
     private let heard = Atomic<Int>(0)
-    private let recorder: Child
+    private let recorder: ChildProcess
     private let pipeRead: Int32
 
     package init(server: PulseServer) {
@@ -20,7 +20,7 @@ package final class MonitorListener: @unchecked Sendable {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { fatalError("pipe: \(errno)") }
         pipeRead = fds[0]
-        recorder = Child(
+        recorder = ChildProcess(
             [
                 parec, "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
                 "--rate=\(server.sampleRate)", "--channels=1", "--latency-msec=1",

@@ -61,7 +61,10 @@ public enum HapticFormat: String, Sendable, CaseIterable {
                 for diagnostic in document.diagnostics { notes.add(diagnostic.description, diagnostic.description) }
                 return document.pattern
             } catch {
-                throw FormatError(error.description)
+                // Located as the other readers' errors are, when the first error has a place.
+                var failure = FormatError(error.description)
+                failure.isLocated = (error.errors.first ?? error.diagnostics.first)?.isLocated ?? false
+                throw failure
             }
         case .haptic:
             return try LofeltHaptic.pattern(from: data, source: source, notes: &notes)

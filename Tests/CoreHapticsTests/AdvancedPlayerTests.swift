@@ -83,7 +83,7 @@ struct AdvancedPlayerTests {
             eventType: .hapticContinuous, parameters: [CHHapticEventParameter(parameterID: .hapticIntensity, value: 1)],
             relativeTime: 0, duration: 10)
         let done = DispatchSemaphore(value: 0)
-        let (engine, output) = PacedOutput.engine()
+        let (engine, output) = TestOutput.pacedEngine()
         try engine.start()
         let player = try engine.makeAdvancedPlayer(with: try CHHapticPattern(events: [buzz], parameters: []))
         player.completionHandler = { _ in done.signal() }

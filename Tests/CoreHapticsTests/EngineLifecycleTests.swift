@@ -1,6 +1,7 @@
 import CoreHaptics
 import Foundation
 import Haptics
+import HapticsTestSupport
 import Synchronization
 import Testing
 
@@ -29,7 +30,7 @@ struct EngineLifecycleTests {
 
     @Test("a lost output reports gameControllerDisconnect; starting again calls the reset handler")
     func deviceLost() throws {
-        let output = PacedOutput(failAfterFrames: 4_800)
+        let output = TestOutput.paced(failAfterFrames: 4_800)
         let engine = CHHapticEngine(hapticEngine: output.nativeEngine())
         let reasons = Mutex<[CHHapticEngine.StoppedReason]>([])
         let stopped = DispatchSemaphore(value: 0)

@@ -7,8 +7,8 @@ import Testing
 
 /// Outputs opened in turn by one engine: the first is unplugged after 0.1 s, the next work.
 private final class ReplugOutputs: @unchecked Sendable {
-    let lost = PacedOutput(failAfterFrames: 4_800)
-    let replugged = PacedOutput()
+    let lost = TestOutput.paced(failAfterFrames: 4_800)
+    let replugged = TestOutput.paced()
     private let opened = Mutex(0)
 
     var openCount: Int { opened.withLock { $0 } }

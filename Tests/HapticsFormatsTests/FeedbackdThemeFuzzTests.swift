@@ -65,10 +65,9 @@ struct FeedbackdThemeFuzzTests {
             #expect(valid, "\(label): \(String(decoding: bytes, as: UTF8.self)) read as \(theme)")
             return valid ? .loaded : .failed
         } catch {
-            let located = FuzzRun.expectLocatedOneLine(
-                source: "fuzz.json", isLocated: error.isLocated, line: error.line, column: error.column,
-                message: error.description, inputLines: lines, label: label)
-            return located ? .refused : .failed
+            return FuzzRun.refusal(
+                error.description, .located(source: "fuzz.json", isLocated: error.isLocated, line: error.line, column: error.column, inputLines: lines),
+                label: label)
         }
     }
 

@@ -61,10 +61,10 @@ struct FormatFuzzTests {
             pattern = try reader.format.read(Data(bytes), source: "fuzz.json", notes: &notes)
         } catch {
             let place = error.description.split(separator: ":", maxSplits: 3).dropFirst().prefix(2).compactMap { Int($0) }
-            let located = FuzzRun.expectLocatedOneLine(
-                source: "fuzz.json", isLocated: error.isLocated, line: place.first, column: place.last, message: error.description,
-                inputLines: bytes.count { $0 == 0x0A } + 1, label: "\(label) \(reader)")
-            return located ? .refused : .failed
+            return FuzzRun.refusal(
+                error.description,
+                .located(source: "fuzz.json", isLocated: error.isLocated, line: place.first, column: place.last, inputLines: bytes.count { $0 == 0x0A } + 1),
+                label: "\(label) \(reader)")
         }
         let bounded =
             pattern.duration.isFinite && pattern.duration <= AHAPLimits.default.maxDuration + 1
@@ -78,9 +78,7 @@ struct FormatFuzzTests {
                 data = try format.write(pattern, name: "fuzz", notes: &writeNotes)
             } catch {
                 // A refusal names the limit in one line; nothing is written.
-                let oneLine = !error.description.contains { $0.isNewline } && error.description.hasPrefix("fuzz: ")
-                #expect(oneLine, "\(label) \(reader) → \(format): \(error)")
-                if !oneLine { return .failed }
+                if FuzzRun.refusal(error.description, .source("fuzz: "), label: "\(label) \(reader) → \(format)") == .failed { return .failed }
                 continue
             }
             var readNotes = ConversionNotes()

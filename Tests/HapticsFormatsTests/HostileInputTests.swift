@@ -20,17 +20,10 @@ struct HostileInputTests {
 
     /// The refusal of `text`, which must be one located line `source:line:column: …`.
     static func refusal(_ format: HapticFormat, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-        guard case .failure(let error) = read(format, text, source: "in.json") else {
-            Issue.record("\(format.rawValue) accepted \(text)", sourceLocation: sourceLocation)
-            return ""
+        locatedRefusal(text, sourceLocation: sourceLocation) { (data, source) throws(FormatError) in
+            var notes = ConversionNotes()
+            return try format.read(data, source: source, notes: &notes)
         }
-        let lines = text.count { $0 == "\n" } + 1
-        let place = error.description.split(separator: ":").dropFirst().prefix(2).compactMap { Int($0) }
-        #expect(error.isLocated && error.description.hasPrefix("in.json:"), "\(error)", sourceLocation: sourceLocation)
-        #expect(place.count == 2 && (1...lines).contains(place[0]) && place[1] >= 1, "\(error)", sourceLocation: sourceLocation)
-        let oneLine = !error.description.contains { $0.isNewline }
-        #expect(oneLine, "\(error)", sourceLocation: sourceLocation)
-        return error.description
     }
 
     static func clip(_ amplitude: String, frequency: String? = nil, version: String = #"{"major": 1, "minor": 0, "patch": 0}"#) -> String {

@@ -32,6 +32,7 @@ struct PulseOutputTests {
             defer { output.close() }
             let serverProcess = try #require(server.processIdentifier)
             let killer = Thread {
+                // The delay is what is tested: the kill lands 0.2 s into a write of 5 s.
                 Thread.sleep(forTimeInterval: 0.2)
                 kill(serverProcess, SIGKILL)
             }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import HapticsTestSupport
 import Testing
@@ -19,7 +20,7 @@ struct SoundServerFaultTests {
         try Wait.until(timeout: .seconds(10), interval: .milliseconds(20)) {
             guard player.isRunning else { return true }
             let process = try ChildProcess(pactl, ["list", "short", "sink-inputs"], environment: server.environment, standardOutput: listing)
-            _ = process.wait(timeout: 5)
+            _ = process.wait(timeout: .seconds(5))
             connected = (try? String(contentsOf: listing, encoding: .utf8)).map { !$0.isEmpty } ?? false
             return connected
         }
@@ -42,7 +43,7 @@ struct SoundServerFaultTests {
             // frozen server, so that the audio thread is blocked inside alsa-lib.
             usleep(200_000)
             player.send(signal)
-            let status = player.wait(timeout: 3)
+            let status = player.wait(timeout: .seconds(3))
             #expect(status != nil, "play hung after the signal with the server frozen")
             #expect(status == 128 + signal)
         }
@@ -60,9 +61,9 @@ struct SoundServerFaultTests {
             defer { player.terminate() }
             try #require(try waitForStream(server, player), "the player never connected to the server")
             player.send(SIGINT)
-            #expect(player.wait(timeout: 0.5) == nil, "an ignored SIGINT stopped play")
+            #expect(player.wait(timeout: .milliseconds(500)) == nil, "an ignored SIGINT stopped play")
             player.send(SIGTERM)
-            #expect(player.wait(timeout: 3) == 143)
+            #expect(player.wait(timeout: .seconds(3)) == 143)
         }
     }
 
@@ -85,12 +86,12 @@ struct SoundServerFaultTests {
             kill(serverProcess, SIGKILL)
             // The liveness bound only: the connection drops at once, and alsa-lib reports it on
             // the next write or wait.
-            var ending = player.waitForTermination(timeout: 10)
+            var ending = player.waitForTermination(timeout: .seconds(10))
             #expect(ending != nil, "play hung after the sound server was killed")
             if ending == nil {
                 // Hung: a signal must still end it.
                 player.send(SIGINT)
-                ending = player.waitForTermination(timeout: 5)
+                ending = player.waitForTermination(timeout: .seconds(5))
                 #expect(ending == .exited(130), "SIGINT did not end play hung on a dead server: \(ending.map(String.init(describing:)) ?? "still running")")
                 return
             }
@@ -116,7 +117,7 @@ struct SoundServerFaultTests {
                 haptics, ["play", "success", "--device", "pulse"], environment: server.environment, standardError: errors)
             defer { player.terminate() }
             // Opening gives up after 3 s; the bound is far above that, for a loaded machine.
-            let ending = player.waitForTermination(timeout: 15)
+            let ending = player.waitForTermination(timeout: .seconds(15))
             #expect(ending == .exited(69), "play \(ending.map(String.init(describing:)) ?? "hung") against a frozen server")
             let stderr = lines(errors)
             #expect(stderr.count == 1, "\(stderr)")
@@ -149,7 +150,7 @@ struct SoundServerFaultTests {
                 // Kept: the signal's delay after spawn is the variable under test.
                 usleep(delay * 1000)
                 kill(player.pid, signal)
-                let ending = player.waitForTermination(timeout: 5)
+                let ending = player.waitForTermination(timeout: .seconds(5))
                 #expect(ending != nil, "play hung after a signal \(delay) ms after spawn")
                 #expect(
                     Self.endedBy(signal, ending, allowingDefaultAction: true),
@@ -181,13 +182,13 @@ struct SoundServerFaultTests {
                 defer { player.terminate() }
                 guard try waitForStream(server, player) else {
                     // Ended before the listing saw the stream: nothing to drain any more.
-                    #expect(player.waitForTermination(timeout: 5) == .exited(0))
+                    #expect(player.waitForTermination(timeout: .seconds(5)) == .exited(0))
                     continue
                 }
                 // Kept: the signal's offset into the drain is the variable under test.
                 usleep(offset * 1000)
                 player.send(signal)
-                let ending = player.waitForTermination(timeout: 5)
+                let ending = player.waitForTermination(timeout: .seconds(5))
                 #expect(ending != nil, "play hung after a signal during the drain")
                 #expect(
                     ending == .exited(128 + signal) || ending == .exited(0),

@@ -50,10 +50,9 @@ struct ProfileFuzzTests {
                 Issue.record("\(label): not a file error: \(error)")
                 return .failed
             }
-            let located = FuzzRun.expectLocatedOneLine(
-                source: "fuzz.json", isLocated: failure.isLocated, line: failure.line, column: failure.column,
-                message: error.description, inputLines: lines, label: label)
-            if !located { return .failed }
+            let place = FuzzRun.Place.located(
+                source: "fuzz.json", isLocated: failure.isLocated, line: failure.line, column: failure.column, inputLines: lines)
+            if FuzzRun.refusal(error.description, place, label: label) == .failed { return .failed }
         }
         return outcome
     }

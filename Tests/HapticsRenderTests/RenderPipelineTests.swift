@@ -63,6 +63,8 @@ struct RenderPipelineTests {
         let frames = renderer.renderedFrames
         #expect(frames < renderer.totalFrames, "the render stopped early")
         #expect(frames <= (3 + RenderPipeline.slotCount + 1) * RenderPipeline.slotFrames, "at most a ring ahead of the consumer")
+        // An absence cannot be awaited: 50 ms is time for a rendering thread still running to
+        // render many more blocks (one takes well under a millisecond).
         Thread.sleep(forTimeInterval: 0.05)
         #expect(renderer.renderedFrames == frames, "nothing rendered after run returned")
     }

@@ -1,6 +1,7 @@
 // What the daemon's scenario tests need: a private session bus, `haptics daemon` on it, and a
 // D-Bus client (GDBus from python3-gi, a real client library) that runs a scenario of calls on
 // one or more connections and reports every answer, error name and signal as JSON.
+import BenchmarkSupport
 import Foundation
 import HapticsTestSupport
 import Testing
@@ -13,13 +14,9 @@ let daemonTestsUnavailable: String? = {
     for tool in ["/usr/bin/dbus-daemon", systemPython] where !FileManager.default.isExecutableFile(atPath: tool) {
         return "\(tool) is missing (scripts/install-dependencies.sh installs it)"
     }
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: systemPython)
-    probe.arguments = ["-c", "import gi; gi.require_version('Gio', '2.0'); from gi.repository import Gio"]
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil else { return "python3 does not run" }
-    probe.waitUntilExit()
-    return probe.terminationStatus == 0 ? nil : "python3-gi is missing (scripts/install-dependencies.sh installs it)"
+    let check = "import gi; gi.require_version('Gio', '2.0'); from gi.repository import Gio"
+    guard let probe = try? ChildProcess([systemPython, "-c", check], environment: nil) else { return "python3 does not run" }
+    return probe.wait().status == 0 ? nil : "python3-gi is missing (scripts/install-dependencies.sh installs it)"
 }()
 
 /// The built-in theme's source in the package (`Themes/default.json`).
@@ -34,48 +31,23 @@ let builtInThemeFile: String = {
 /// What a skipped daemon test says.
 let daemonTestsSkipReason: Comment = "needs dbus-daemon and python3-gi (scripts/install-dependencies.sh installs them)"
 
-/// A `dbus-daemon --session` of its own, on a socket in a scratch folder; ended with the value.
-/// Its properties never change after `init`, so tasks may share it.
+/// A private session bus (``SessionBus``) with what the scenario tests add: the toolkit's own
+/// theme, a scratch home, `haptics daemon` on the bus and the GDBus client. Its properties never
+/// change after `init`, so tasks may share it.
 final class PrivateSessionBus: @unchecked Sendable {
-    let folder: TemporaryFolder
-    let address: String
-    private let process = Process()
+    let bus: SessionBus
+    var folder: TemporaryFolder { bus.folder }
+    var address: String { bus.address }
 
     init() throws {
-        folder = try TemporaryFolder(prefix: "haptics-bus")
-        let socket = folder.path("bus")
-        address = "unix:path=\(socket)"
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
-        // Services the bus starts (dconf's, for GSettings) get the scratch folder as their home,
-        // so nothing a test sets reaches the user's settings.
-        process.environment = isolatedEnvironment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try Wait.require("the private bus's socket", timeout: .seconds(10)) { FileManager.default.fileExists(atPath: socket) }
-    }
-
-    deinit {
-        // SIGKILL: the test process's threads block SIGTERM, and a child spawned from one
-        // inherits that mask and would never see it.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        bus = try SessionBus()
     }
 
     /// An environment for processes on this bus: no settings of the user's (GSettings in
     /// memory, a scratch home), and the toolkit's own theme (the installed feedbackd theme's
     /// Led and missing sounds are logged at start).
     var environment: [String: String] {
-        isolatedEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": address, "FEEDBACK_THEME": builtInThemeFile]) { $1 }
-    }
-
-    private var isolatedEnvironment: [String: String] {
-        [
-            "HOME": folder.path, "XDG_CONFIG_HOME": folder.path("config"), "XDG_DATA_HOME": folder.path("data"),
-            "XDG_CACHE_HOME": folder.path("cache"), "XDG_RUNTIME_DIR": folder.path, "GSETTINGS_BACKEND": "memory",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]
+        bus.environment.merging(["HOME": folder.path, "XDG_CACHE_HOME": folder.path("cache"), "FEEDBACK_THEME": builtInThemeFile]) { $1 }
     }
 
     /// Starts `haptics daemon ARGUMENTS` on the bus and waits until it owns the name.
@@ -103,19 +75,14 @@ final class PrivateSessionBus: @unchecked Sendable {
         if !FileManager.default.fileExists(atPath: script.path) {
             try FeedbackClientScript.source.write(to: script, atomically: true, encoding: .utf8)
         }
-        let input = try JSONSerialization.data(withJSONObject: steps)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: systemPython)
-        process.arguments = [script.path, address]
-        let stdin = Pipe()
-        let stdout = folder.file("client-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        process.standardInput = stdin
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
+        let run = "client-\(UUID().uuidString)"
+        let stdin = try folder.write("\(run).in", String(decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self))
+        let stdout = folder.file("\(run).out")
+        let process = try ChildProcess(
+            [systemPython, script.path, address], environment: environment, standardInput: .file(stdin), standardOutput: .file(stdout),
+            standardError: .file(folder.file("\(run).log")))
+        // A scenario's steps wait 20 s at most each; a client that hangs fails the test.
+        try #require(process.wait(timeout: .seconds(120)) != nil, "the client did not finish: \(steps)")
         let data = try Data(contentsOf: stdout)
         let object = try #require(
             try JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -49,9 +49,7 @@ struct ThemeFuzzTests {
                 #expect(events <= FeedbackTheme.maxEvents, "\(label)")
                 return .loaded
             } catch let error as FeedbackThemeError {
-                let oneLine = !error.description.contains("\n") && error.description.hasPrefix("/")
-                #expect(oneLine, "\(label): \(error)")
-                return oneLine ? .refused : .failed
+                return FuzzRun.refusal(error.description, .source(file.path), label: label)
             } catch {
                 Issue.record("\(label): \(error)")
                 return .failed

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Testing
 
@@ -35,42 +36,22 @@ public enum CappedHaptics {
             unlink(out)
             unlink(err)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // The shell sets the cap and becomes haptics (exec), so the child's peak is haptics'.
         let script = "cd \"$1\" && ulimit -v \(addressSpaceMiB * 1024) && shift && exec \"$@\""
-        let argv = ["/bin/sh", "-c", script, "sh", directory.path, executable.path] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &cArguments, environ)
-        try #require(spawned == 0, "posix_spawn failed: \(spawned)", sourceLocation: sourceLocation)
-
-        var status: Int32 = 0
-        var usage = rusage()
-        var timedOut = false
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let done = wait4(pid, &status, WNOHANG, &usage)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { break }
-            if ContinuousClock.now > deadline, !timedOut {
-                timedOut = true
-                kill(pid, SIGKILL)
-            }
-            // Polls for the child's end: wait4 cannot time out, and a hung run must fail its
-            // test rather than stall the suite.
-            usleep(2_000)
+        let child = try ChildProcess(
+            ["/bin/sh", "-c", script, "sh", directory.path, executable.path] + arguments, environment: nil,
+            standardOutput: .file(URL(fileURLWithPath: out)), standardError: .file(URL(fileURLWithPath: err)))
+        var ending = child.waitForTermination(timeout: timeout)
+        let timedOut = ending == nil
+        if timedOut {
+            child.send(SIGKILL)
+            ending = child.waitForTermination(timeout: .seconds(10))
+            Issue.record("haptics \(arguments.joined(separator: " ")) did not finish within \(timeout)", sourceLocation: sourceLocation)
         }
-        if timedOut { Issue.record("haptics \(arguments.joined(separator: " ")) did not finish within \(timeout)", sourceLocation: sourceLocation) }
-        let signal = status & 0x7F
-        let signalled = signal != 0
+        let signalled: Bool
+        if case .exited = ending { signalled = false } else { signalled = true }
         return Run(
-            status: signalled ? 128 + signal : (status >> 8) & 0xFF, signalled: signalled, timedOut: timedOut,
+            status: ending?.status ?? 128 + SIGKILL, signalled: signalled, timedOut: timedOut,
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }

@@ -31,18 +31,38 @@ public struct FuzzRun: Sendable {
         _ = FileManager.default.createFile(atPath: "\(currentPrefix).\(reader)", contents: Data(bytes))
     }
 
-    /// Checks a refusal of a damaged JSON input the way every JSON reader must refuse: located
-    /// on a line of the input and a column, and said in one line that starts
-    /// `SOURCE:LINE:COLUMN: `. Records what is wrong; returns whether it was located.
-    public static func expectLocatedOneLine(
-        source: String, isLocated: Bool, line: Int?, column: Int?, message: String, inputLines: Int, label: String
-    ) -> Bool {
-        let located = isLocated && (1...inputLines).contains(line ?? 0) && (column ?? 0) >= 1
-        #expect(located, "\(label): \(message)")
-        let prefixed = message.hasPrefix("\(source):\(line ?? 0):\(column ?? 0): ")
-        let oneLine = !message.contains(where: \.isNewline)
-        #expect(prefixed && oneLine, "\(label): \(message)")
-        return located
+    /// Where a refusal must say the problem is.
+    public enum Place: Sendable {
+        /// Anywhere (an API error with no file, such as Core Haptics').
+        case anywhere
+        /// In the named input or output: the line starts `SOURCE`.
+        case source(String)
+        /// At a line of the input and a column: the line starts `SOURCE:LINE:COLUMN: `, and the
+        /// reader said it located the problem (`isLocated`) on one of the input's `inputLines`.
+        case located(source: String, isLocated: Bool, line: Int?, column: Int?, inputLines: Int)
+    }
+
+    /// The one check of a refusal, the way every reader must refuse damaged input: one line,
+    /// not empty, placed as `place` says. Records what is wrong (labelled `label`) and returns
+    /// `.refused`, or `.failed` so that the run stops.
+    public static func refusal(
+        _ message: String, _ place: Place, label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> FuzzOutcome {
+        let oneLine = !message.isEmpty && !message.contains(where: \.isNewline)
+        #expect(oneLine, "\(label): not one line: \(message)", sourceLocation: sourceLocation)
+        let placed: Bool
+        switch place {
+        case .anywhere:
+            placed = true
+        case .source(let source):
+            placed = message.hasPrefix(source)
+        case .located(let source, let isLocated, let line, let column, let inputLines):
+            placed =
+                isLocated && (1...max(1, inputLines)).contains(line ?? 0) && (column ?? 0) >= 1
+                && message.hasPrefix("\(source):\(line ?? 0):\(column ?? 0): ")
+        }
+        #expect(placed, "\(label): not placed as \(place): \(message)", sourceLocation: sourceLocation)
+        return oneLine && placed ? .refused : .failed
     }
 
     /// Inputs that once crashed or hung a reader, kept in `Tests/FuzzCorpus/READER/` and read

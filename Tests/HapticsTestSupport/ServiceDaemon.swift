@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Testing
 
@@ -25,9 +26,9 @@ public final class ServiceDaemon: @unchecked Sendable {
     public let bus: SessionBus
     /// The WAV our daemon's `file:` device writes (nil for Debian's, or when a device was given).
     public let outputFile: URL?
-    private let process: ServiceProcess
+    private let process: ChildProcess
     private let errorFile: URL
-    private var soundServer: ServiceProcess?
+    private var soundServer: PulseServer?
 
     /// The daemon's process id.
     public var pid: pid_t { process.pid }
@@ -65,15 +66,24 @@ public final class ServiceDaemon: @unchecked Sendable {
             try ServiceTools.require(["/usr/libexec/feedbackd"], sourceLocation: sourceLocation)
             outputFile = nil
             command = ["/usr/libexec/feedbackd"] + arguments
-            if let pulseaudio = ServiceTools.path(of: "pulseaudio") {
-                let (server, address) = try Self.startSoundServer(pulseaudio, in: bus)
+            if ServiceTools.path(of: "pulseaudio") != nil {
+                // Its address is passed to that daemon alone, never set in this process.
+                let server: PulseServer
+                do {
+                    server = try PulseServer(
+                        sampleRate: 48_000, sinkName: "feedback", directory: bus.folder.file("pulse"), environment: bus.environment, realtime: false,
+                        diesWithParent: false)
+                } catch {
+                    throw ServiceTools.Failure(description: error.description)
+                }
                 soundServer = server
-                environment["PULSE_SERVER"] = address
+                environment["PULSE_SERVER"] = server.address
             }
         }
         errorFile = bus.folder.file("\(kind.rawValue)-\(UUID().uuidString.prefix(8)).log")
-        process = try ServiceProcess(
-            command, environment: environment, standardOutput: bus.folder.file(errorFile.lastPathComponent + ".out"), standardError: errorFile)
+        process = try ChildProcess(
+            command, environment: environment, standardOutput: .file(bus.folder.file(errorFile.lastPathComponent + ".out")),
+            standardError: .file(errorFile))
         if waitForName {
             let owned = Wait.until(timeout: .seconds(30), interval: .milliseconds(10)) { !process.isRunning || bus.hasOwner() }
             guard owned, process.isRunning else {
@@ -94,7 +104,7 @@ public final class ServiceDaemon: @unchecked Sendable {
     /// in time (it is then killed).
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) -> Int32? {
-        defer { soundServer?.stop(signal: SIGKILL) }
+        defer { soundServer?.stop() }
         return process.stop(signal: signal, timeout: timeout)
     }
 
@@ -107,29 +117,5 @@ public final class ServiceDaemon: @unchecked Sendable {
         return status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first }
             .flatMap { Int($0) }
-    }
-
-    /// A PulseAudio server with one null sink, its socket in the bus's folder, for Debian's
-    /// feedbackd alone (its address is passed to that daemon, never set in this process).
-    private static func startSoundServer(_ pulseaudio: String, in bus: SessionBus) throws -> (ServiceProcess, String) {
-        let folder = bus.folder.file("pulse")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("state"), withIntermediateDirectories: true)
-        let socket = folder.appendingPathComponent("native").path
-        var environment = bus.environment
-        environment["PULSE_RUNTIME_PATH"] = folder.path
-        environment["PULSE_STATE_PATH"] = folder.appendingPathComponent("state").path
-        let server = try ServiceProcess(
-            [
-                pulseaudio, "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-                "--load=module-null-sink sink_name=feedback rate=48000 channels=1 format=float32le",
-                "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-            ], environment: environment, standardOutput: bus.folder.file("pulse.out"), standardError: bus.folder.file("pulse.log"))
-        guard Wait.until(timeout: .seconds(20), interval: .milliseconds(10), { FileManager.default.fileExists(atPath: socket) || !server.isRunning }),
-            server.isRunning
-        else {
-            throw ServiceTools.Failure(
-                description: "pulseaudio did not start: \((try? String(contentsOf: bus.folder.file("pulse.log"), encoding: .utf8)) ?? "")")
-        }
-        return (server, "unix:\(socket)")
     }
 }

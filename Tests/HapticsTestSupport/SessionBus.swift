@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ public final class SessionBus: @unchecked Sendable {
     public let address: String
     /// The scratch folder: the socket, the configuration, `services/`, `config/`, `data/`.
     public let folder: TemporaryFolder
-    private let process: ServiceProcess
+    private let process: ChildProcess
     private let lock = NSLock()
     private var stopped = false
 
@@ -74,9 +75,11 @@ public final class SessionBus: @unchecked Sendable {
             """
         let configurationFile = try folder.write("bus.conf", configuration)
         let dbusDaemon = ServiceTools.path(of: "dbus-daemon") ?? "/usr/bin/dbus-daemon"
-        process = try ServiceProcess(
+        // No parent-death signal: the kernel sends it when the *thread* that spawned the child
+        // ends, and the test's threads are a pool's, which end when idle.
+        process = try ChildProcess(
             [dbusDaemon, "--nofork", "--config-file=\(configurationFile.path)"], environment: Self.environment(address: address, folder: folder),
-            standardOutput: folder.file("bus.out"), standardError: folder.file("bus.log"))
+            standardOutput: .file(folder.file("bus.out")), standardError: .file(folder.file("bus.log")))
         let accepted = Wait.until(timeout: .seconds(20), interval: .milliseconds(10)) {
             guard process.isRunning, FileManager.default.fileExists(atPath: socket) else { return !process.isRunning }
             return (try? self.send(["/org/freedesktop/DBus", "org.freedesktop.DBus.GetId"])) != nil
@@ -162,12 +165,7 @@ public enum ServiceTools {
     ]
 
     /// The full path of `program` (itself when it is a path), or nil when it is not installed.
-    public static func path(of program: String) -> String? {
-        if program.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
-        return (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { "\($0)/\(program)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    public static func path(of program: String) -> String? { executable(program) }
 
     /// Whether `/usr/bin/python3` can import GObject introspection with libfeedback's typelib.
     public static let hasPythonLibfeedback: Bool = {

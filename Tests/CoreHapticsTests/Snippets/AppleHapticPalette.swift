@@ -133,7 +133,7 @@ private final class PaletteViewController {
 struct AppleHapticPaletteTests {
     @Test("a touch plays the continuous player at full strength, a move halves its intensity, its end stops it")
     func touch() throws {
-        let output = PacedOutput()
+        let output = TestOutput.paced()
         output.run {
             let controller = PaletteViewController()
             controller.createAndStartHapticEngine()

@@ -16,7 +16,7 @@ struct EngineAudioTests {
         profile: ActuatorProfile = .dualsense, seconds: Double, before: (HapticEngine) -> Void = { _ in },
         _ body: (HapticEngine) throws -> Void
     ) throws -> [Float] {
-        let output = ManualOutput(sampleRate: profile.sampleRate, channelCount: profile.channelCount)
+        let output = TestOutput.manual(sampleRate: profile.sampleRate, channelCount: profile.channelCount)
         let engine = HapticEngine(configuration: .init(profile: profile)) { _, _, _ throws(AudioOutputError) in output }
         before(engine)
         try engine.start()
@@ -146,7 +146,7 @@ struct EngineAudioTests {
     @Test("a muted-for-audio engine unmutes with a ramp; audio keeps its place")
     func unmuteRamp() throws {
         let pattern = HapticPattern(events: [HapticEvent(.audioContinuous, at: 0, duration: 1, parameters: [.init(.audioBrightness, 0)])])
-        let output = ManualOutput(sampleRate: 48_000, channelCount: 4)
+        let output = TestOutput.manual(sampleRate: 48_000, channelCount: 4)
         let engine = HapticEngine(configuration: .init(profile: .dualsense)) { _, _, _ throws(AudioOutputError) in output }
         try engine.start()
         let player = try engine.makePlayer(with: pattern)

@@ -14,7 +14,7 @@ struct EngineEdgeCaseTests {
 
     /// Runs `body` on a started engine, lets `seconds` of output through, returns the samples
     /// (nil when the audio thread stopped writing).
-    func capture(seconds: Double, timeout: TimeInterval = 10, _ body: (HapticEngine, ManualOutput) throws -> Void) throws -> [Float]? {
+    func capture(seconds: Double, timeout: TimeInterval = 10, _ body: (HapticEngine, TestOutput) throws -> Void) throws -> [Float]? {
         let (engine, output) = try makeManualEngine()
         try body(engine, output)
         let frames = Int(seconds * rate)
@@ -29,7 +29,7 @@ struct EngineEdgeCaseTests {
 
     @Test("a start time too far away to count in frames is refused, not a crash")
     func hugeTimes() throws {
-        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in ManualOutput() }
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in TestOutput.manual() }
         let player = try engine.makePlayer(with: Self.tap)
         #expect(throws: HapticError.invalidTime) { try player.start(atTime: 1e300) }
         #expect(throws: HapticError.invalidTime) { try player.stop(atTime: 1e19) }
@@ -218,12 +218,12 @@ struct EngineEdgeCaseTests {
 
     @Test("start from many threads at once opens one output and one audio thread")
     func concurrentStart() throws {
-        let outputs = Mutex<[ManualOutput]>([])
+        let outputs = Mutex<[TestOutput]>([])
         let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
             // Kept: slow to open, like a real device, so that every racing start gets past its
             // check.
             usleep(50_000)
-            let output = ManualOutput()
+            let output = TestOutput.manual()
             outputs.withLock { $0.append(output) }
             return output
         }

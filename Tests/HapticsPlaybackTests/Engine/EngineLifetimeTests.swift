@@ -17,7 +17,7 @@ struct EngineLifetimeTests {
     static let buzz = HapticPattern(events: [.continuous(at: 0, duration: 0.3, intensity: 1, sharpness: 0.5)])
 
     /// Lets `seconds` of output through and returns what was written in that time.
-    func run(_ output: ManualOutput, seconds: Double) -> [Float] {
+    func run(_ output: TestOutput, seconds: Double) -> [Float] {
         let start = output.framesWritten
         let frames = Int(seconds * rate)
         output.advance(frames: frames)
@@ -256,7 +256,7 @@ struct EngineLifetimeTests {
         for _ in 0..<1000 { _ = try engine.makePlayer(with: Self.tap) }
         engine.stop()
         for _ in 0..<1000 { _ = try engine.makePlayer(with: Self.tap) }
-        let fresh = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in ManualOutput() }
+        let fresh = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in TestOutput.manual() }
         for _ in 0..<5000 { _ = try fresh.makePlayer(with: Self.tap) }
     }
 
@@ -281,21 +281,21 @@ struct EngineLifetimeTests {
 
 /// Outputs made one per engine start, so a test can follow an engine through restarts.
 final class OutputSequence: @unchecked Sendable {
-    private let outputs = Mutex<[ManualOutput]>([])
+    private let outputs = Mutex<[TestOutput]>([])
     let channelCount: Int
 
     init(channelCount: Int = 1) { self.channelCount = channelCount }
 
     var factory: HapticEngine.OutputFactory {
         { [self] rate, _, _ in
-            let output = ManualOutput(sampleRate: rate, channelCount: channelCount)
+            let output = TestOutput.manual(sampleRate: rate, channelCount: channelCount)
             outputs.withLock { $0.append(output) }
             return output
         }
     }
 
     /// The output of the latest start.
-    var latest: ManualOutput { outputs.withLock { $0.last! } }
+    var latest: TestOutput { outputs.withLock { $0.last! } }
     /// How many times the engine opened an output.
     var count: Int { outputs.withLock { $0.count } }
 }

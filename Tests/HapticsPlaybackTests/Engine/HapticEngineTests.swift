@@ -12,7 +12,7 @@ struct HapticEngineTests {
     let rate = 48_000.0
 
     /// Runs `body` on a started engine, lets `seconds` of output through, returns the samples.
-    func capture(seconds: Double, _ body: (HapticEngine, ManualOutput) throws -> Void) throws -> [Float] {
+    func capture(seconds: Double, _ body: (HapticEngine, TestOutput) throws -> Void) throws -> [Float] {
         let (engine, output) = try makeManualEngine()
         try body(engine, output)
         let frames = Int(seconds * rate)
@@ -229,9 +229,9 @@ struct HapticEngineTests {
 
     @Test("starting again after a lost device re-opens the output and calls the reset handler")
     func resetAfterDeviceLoss() throws {
-        let outputs = Mutex<[ManualOutput]>([])
+        let outputs = Mutex<[TestOutput]>([])
         let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
-            let output = ManualOutput()
+            let output = TestOutput.manual()
             outputs.withLock { $0.append(output) }
             return output
         }
@@ -263,7 +263,7 @@ struct HapticEngineTests {
         // A new output on each start, as a device would be: the idle stop closes the first,
         // and a restart writing into it would fail at once and race the check below.
         let engine = HapticEngine(configuration: .init(idleTimeout: .milliseconds(50))) { _, _, _ throws(AudioOutputError) in
-            let output = ManualOutput()
+            let output = TestOutput.manual()
             output.release()
             return output
         }
@@ -329,9 +329,9 @@ struct HapticEngineTests {
 
     @Test("stopping the engine stops its players: they complete, and do not resume on restart")
     func stopEndsPlayers() throws {
-        let outputs = Mutex<[ManualOutput]>([])
+        let outputs = Mutex<[TestOutput]>([])
         let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in
-            let output = ManualOutput()
+            let output = TestOutput.manual()
             outputs.withLock { $0.append(output) }
             return output
         }
@@ -366,7 +366,7 @@ struct HapticEngineTests {
 
     @Test("bad requests fail clearly")
     func errors() throws {
-        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in ManualOutput() }
+        let engine = HapticEngine(configuration: .init()) { _, _, _ throws(AudioOutputError) in TestOutput.manual() }
         #expect(throws: HapticError.self) { try engine.makePlayer(with: HapticPattern(events: [])) }
         let player = try engine.makePlayer(with: HapticPattern(events: [.transient(at: 0)]))
         #expect(throws: HapticError.engineNotRunning) { try player.start() }

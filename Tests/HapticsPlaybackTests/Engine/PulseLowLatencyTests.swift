@@ -32,16 +32,21 @@ struct PulseLowLatencyTests {
             }
             try engine.start()
             let output = try #require(opened.withLock { $0 })
-            Thread.sleep(forTimeInterval: 0.2)
+            // 0.2 s of the stream heard before the load (its start-up is not what is measured),
+            // and 0.2 s under load before the tone: on the engine's clock, not the wall's.
+            try Wait.require("the stream played 0.2 s", timeout: .seconds(10), interval: .milliseconds(10)) { engine.currentTime >= 0.2 }
             let load = BusyThreads(count: 2)
-            Thread.sleep(forTimeInterval: 0.2)
+            try Wait.require("the stream played 0.2 s under load", timeout: .seconds(10), interval: .milliseconds(10)) { engine.currentTime >= 0.4 }
             let player = try engine.makePlayer(with: tone)
             try player.start(atTime: 0)
-            while engine.currentTime < seconds + 0.4 { Thread.sleep(forTimeInterval: 0.05) }
+            try Wait.require("the tone was heard to its end", timeout: .seconds(30), interval: .milliseconds(50)) {
+                engine.currentTime >= seconds + 0.4
+            }
             load.stop()
             let underruns = PulseRoute.underruns(of: output)
             engine.stop()
-            Thread.sleep(forTimeInterval: 0.15)
+            // What the sink played last reaches the monitor: 0.15 s more on the sink's clock.
+            try recording.waitForMore(seconds: 0.15)
             return (try recording.stop(), output.periodFrames, output.bufferFrames, underruns)
         }
         #expect(period <= Self.rate / 400, "period of \(period) frames, more than 2.5 ms")

@@ -1,4 +1,5 @@
 import Foundation
+import BenchmarkSupport
 import HapticsTestSupport
 import Testing
 
@@ -15,18 +16,18 @@ import Testing
 /// writes) and always stops the server. A test whose machine cannot run pulseaudio is cancelled (reported as skipped) with
 /// the reason.
 final class PulseAudioServer: @unchecked Sendable {
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
-    }
+    typealias Unavailable = PulseServer.Unavailable
 
     let sinkName = "haptics_test"
     let sampleRate: Int
     let channelCount: Int
-    let directory: URL
+    var directory: URL { server.directory }
     /// Where this process's servers listen, one at a time: `PULSE_SERVER` points here.
-    var serverAddress: String { Self.serverAddress }
+    var serverAddress: String { server.address }
+    /// The environment for the server's clients: everything private to `directory`.
+    var environment: [String: String] { server.environment }
 
-    private var daemon: ChildProcess?
+    private let server: PulseServer
 
     /// Starts a server, runs `body` on a dedicated thread, then stops the server. Cancels the
     /// current test when no server can start.
@@ -66,83 +67,18 @@ final class PulseAudioServer: @unchecked Sendable {
     /// Made with `mkdtemp` (private, unguessable): a name from the process id could be made
     /// first, or linked elsewhere, by another local user.
     private static let directory: URL = {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/haptics-pulse-XXXXXX").utf8CString)
         // Without a folder of its own the server fails to start, and the tests say so.
-        guard mkdtemp(&template) != nil else { return FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-unavailable") }
-        return URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, isDirectory: true)
-    }()
-    private static let serverAddress: String = {
-        let address = "unix:" + directory.appendingPathComponent("native").path
-        setenv("PULSE_SERVER", address, 1)
-        return address
+        let directory =
+            (try? makePrivateFolder(prefix: "haptics-pulse")) ?? FileManager.default.temporaryDirectory.appendingPathComponent("haptics-pulse-unavailable")
+        setenv("PULSE_SERVER", "unix:" + directory.appendingPathComponent("native").path, 1)
+        return directory
     }()
 
     private init(sampleRate: Int, channelCount: Int) throws {
-        guard let pulseaudio = Self.executable("pulseaudio") else {
-            throw Unavailable(description: "pulseaudio is not installed (Debian: pulseaudio)")
-        }
-        guard Self.executable("parec") != nil, Self.executable("pactl") != nil else {
-            throw Unavailable(description: "parec or pactl is not installed (Debian: pulseaudio-utils)")
-        }
+        guard Self.executable("parec") != nil else { throw Unavailable(description: "parec is not installed (Debian: pulseaudio-utils)") }
         self.sampleRate = sampleRate
         self.channelCount = channelCount
-        directory = Self.directory
-        _ = Self.serverAddress
-        // Left behind by a crashed run whose process id this one inherited.
-        try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
-
-        do {
-            daemon = try ChildProcess(
-                pulseaudio,
-                [
-                    "--daemonize=no", "-n", "--use-pid-file=no", "--exit-idle-time=-1", "--disallow-exit",
-                    "--log-target=stderr",
-                    // The null sink follows wall time: a server starved of CPU catches up by
-                    // consuming the stream faster than it was buffered, inserting silence that
-                    // shifts every later sound. Real-time scheduling (granted to root, ignored
-                    // otherwise) keeps it on time while other tests load the machine.
-                    "--realtime=yes", "--high-priority=yes",
-                    "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channelCount) format=float32le norewinds=1",
-                    "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
-                ], environment: environment, standardError: directory.appendingPathComponent("pulseaudio.log"), diesWithParent: true)
-        } catch {
-            throw Unavailable(description: "cannot run pulseaudio: \(error)")
-        }
-        do {
-            try waitUntilReady()
-        } catch {
-            stop()
-            throw error
-        }
-        // `--realtime` raises only the null sink's thread; stream data from clients arrives on
-        // the main thread, which pulseaudio keeps at normal scheduling, where busy threads
-        // delay it enough to let a 10 ms stream underrun. Raised too (when permitted, as for
-        // root), so that the low-latency tests measure the client side only.
-        if let pid = daemon?.pid {
-            var parameters = sched_param()
-            parameters.sched_priority = 5
-            _ = sched_setscheduler(pid, SCHED_FIFO, &parameters)
-        }
-    }
-
-    /// The environment for the server and its clients: everything private to `directory`.
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_RUNTIME_PATH"] = directory.path
-        environment["PULSE_STATE_PATH"] = directory.appendingPathComponent("state").path
-        environment["PULSE_SERVER"] = serverAddress
-        return environment
-    }
-
-    private func waitUntilReady() throws {
-        let ready = try Wait.until(timeout: .seconds(15), interval: .milliseconds(50)) {
-            guard daemon?.isRunning == true else {
-                throw Unavailable(description: "pulseaudio exited at start: \(logTail())")
-            }
-            return FileManager.default.fileExists(atPath: directory.appendingPathComponent("native").path) && (try? run("pactl", ["info"])) == 0
-        }
-        guard ready else { throw Unavailable(description: "pulseaudio did not accept connections within 15 s: \(logTail())") }
+        server = try PulseServer(sampleRate: sampleRate, channelCount: channelCount, sinkName: sinkName, directory: Self.directory)
     }
 
     /// Records the sink's monitor (interleaved Float32 at the sink's rate) until the
@@ -152,18 +88,11 @@ final class PulseAudioServer: @unchecked Sendable {
     }
 
     /// The server's process (to freeze it with SIGSTOP in fault tests).
-    var processIdentifier: pid_t? { daemon?.pid }
+    var processIdentifier: pid_t? { server.processIdentifier }
 
-    func stop() {
-        daemon?.terminate()
-        daemon = nil
-        try? FileManager.default.removeItem(at: directory)
-    }
+    func stop() { server.stop() }
 
-    func logTail() -> String {
-        let log = (try? String(contentsOf: directory.appendingPathComponent("pulseaudio.log"), encoding: .utf8)) ?? ""
-        return log.split(separator: "\n").suffix(3).joined(separator: " | ")
-    }
+    func logTail() -> String { server.logTail() }
 
     /// Runs a PulseAudio tool against this server and returns its exit status (nil if it
     /// hung for 10 s and was killed).
@@ -172,16 +101,12 @@ final class PulseAudioServer: @unchecked Sendable {
         guard let url = Self.executable(tool) else { throw Unavailable(description: "\(tool) is not installed") }
         let process = try ChildProcess(url, arguments, environment: environment)
         defer { process.terminate() }
-        return process.wait(timeout: 10)
+        return process.wait(timeout: .seconds(10))
     }
 
     static func executable(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        BenchmarkSupport.executable(name).map { URL(fileURLWithPath: $0) }
     }
-
 }
 
 /// `parec` recording a null sink's monitor to a raw Float32 file.
@@ -241,7 +166,7 @@ final class MonitorRecording {
     /// Stops recording and returns the interleaved samples.
     func stop() throws -> [Float] {
         process.send(SIGINT)
-        if process.wait(timeout: 5) == nil { process.terminate() }
+        if process.wait(timeout: .seconds(5)) == nil { process.terminate() }
         let bytes = try Data(contentsOf: file)
         return bytes.withUnsafeBytes { raw in
             stride(from: 0, to: raw.count - 3, by: 4).map { Float(bitPattern: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self).littleEndian) }

@@ -1,0 +1,225 @@
+import Foundation
+
+/// A program run with `posix_spawn` and reaped with `wait4`: the one way the tests and the
+/// benchmarks start another program they wait for or end themselves (a sound server, a bus, a
+/// daemon, `parec`, `haptics play`).
+///
+/// Not Foundation's `Process`, for two reasons:
+/// - it learns of a child's exit from a socket the child inherits, so a program that closes
+///   every inherited descriptor at start (pulseaudio does) looks exited at once, and
+///   Foundation's one monitoring thread then blocks in `wait4` on it, hanging every other
+///   `Process` of the run;
+/// - it adds tens of milliseconds of its own before the child runs, which a benchmark would
+///   count as the child's latency.
+///
+/// The child starts with no signal blocked and default handlers (it would otherwise inherit
+/// the spawning thread's mask, and the test runner's threads block SIGTERM). It is stopped
+/// (SIGTERM, then SIGKILL) when the value is released.
+package final class ChildProcess: @unchecked Sendable {
+    /// Where one of the child's standard streams goes.
+    package enum Stream: Sendable {
+        /// /dev/null.
+        case null
+        /// A file, created or truncated (appended to, for an output, with `append`).
+        case file(URL, append: Bool = false)
+        /// A descriptor of this process (a pipe's end), duplicated into the child. The streams
+        /// are set up in order, so standard error's `.descriptor(1)` is the child's standard
+        /// output as just set up (both streams into one file).
+        case descriptor(Int32)
+    }
+
+    /// A program that could not be started.
+    package struct SpawnError: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
+    }
+
+    /// How a child ended: it called `exit` (or returned from `main`) with a status, or a signal
+    /// killed it. ``status`` folds both into one number (128 + signal, as shells do), which
+    /// cannot tell `exit(130)` from a death by SIGINT.
+    package enum Termination: Equatable, Sendable, CustomStringConvertible {
+        case exited(Int32)
+        case signalled(Int32)
+
+        /// The shell's number: the exit status, or 128 + the signal.
+        package var status: Int32 {
+            switch self {
+            case .exited(let status): status
+            case .signalled(let signal): 128 + signal
+            }
+        }
+
+        package var description: String {
+            switch self {
+            case .exited(let status): "exited with \(status)"
+            case .signalled(let signal):
+                "killed by signal \(signal)\([SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS].contains(signal) ? " (a crash)" : "")"
+            }
+        }
+    }
+
+    package let pid: pid_t
+    private let lock = NSLock()
+    private var termination: Termination?
+    private var cpuSeconds = 0.0
+
+    /// Starts `arguments[0]` (a path) with `environment` (nil: this process's own, including
+    /// what it `setenv`).
+    ///
+    /// With `diesWithParent`, the child is started through `setpriv --pdeathsig TERM` (when
+    /// installed) so that it is stopped if the thread that started it ends, e.g. when the
+    /// process crashes: a pulseaudio left behind would run forever. Only from a thread that
+    /// outlives the child (the kernel signals when the *thread* ends, and a pool's threads end
+    /// when idle).
+    package init(
+        _ arguments: [String], environment: [String: String]?, standardInput: Stream = .null, standardOutput: Stream = .null,
+        standardError: Stream = .null, diesWithParent: Bool = false
+    ) throws(SpawnError) {
+        var command = arguments
+        if diesWithParent, let setpriv = executable("setpriv") {
+            command = [setpriv, "--pdeathsig", "TERM", "--"] + command
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (descriptor, stream) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
+            switch stream {
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .file(let url, let append):
+                let flags = descriptor == 0 ? O_RDONLY : O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC)
+                posix_spawn_file_actions_addopen(&actions, descriptor, url.path, flags, 0o644)
+            case .descriptor(let source):
+                posix_spawn_file_actions_adddup2(&actions, source, descriptor)
+            }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            argv.forEach { free($0) }
+            envp?.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let result =
+            envp.map { posix_spawn(&child, command[0], &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&child, command[0], &actions, &attributes, argv, environ)
+        guard result == 0 else { throw SpawnError(description: "cannot run \(command[0]): \(String(cString: strerror(result)))") }
+        pid = child
+    }
+
+    /// Starts `executable` with `arguments` (the tests' form: standard output and error to the
+    /// given files, created or truncated, or to /dev/null).
+    package convenience init(
+        _ executable: URL, _ arguments: [String], environment: [String: String], standardOutput: URL? = nil, standardError: URL? = nil,
+        diesWithParent: Bool = false
+    ) throws(SpawnError) {
+        try self.init(
+            [executable.path] + arguments, environment: environment, standardOutput: standardOutput.map { .file($0) } ?? .null,
+            standardError: standardError.map { .file($0) } ?? .null, diesWithParent: diesWithParent)
+    }
+
+    /// Starts `arguments[0]` with this process's environment, output to `standardOutput` (a
+    /// descriptor) or /dev/null: the benchmarks' form, where a program that cannot start ends
+    /// the run.
+    package convenience init(_ arguments: [String], standardOutput: Int32? = nil) {
+        do {
+            try self.init(arguments, environment: nil, standardOutput: standardOutput.map { .descriptor($0) } ?? .null)
+        } catch {
+            fatalError(error.description)
+        }
+    }
+
+    deinit { terminate() }
+
+    /// Whether the child has not exited yet (reaping it if it has).
+    package var isRunning: Bool { reap(blocking: false) == nil }
+
+    /// The exit status once it has exited: the code, or 128 + the signal's number.
+    package var exitStatus: Int32? { reap(blocking: false)?.status }
+
+    /// Waits for the child however long it takes; returns its exit status and the user plus
+    /// system CPU time it used, in seconds.
+    @discardableResult
+    package func wait() -> (status: Int32, cpuSeconds: Double) {
+        let status = reap(blocking: true)?.status ?? -1
+        return (status, lock.withLock { cpuSeconds })
+    }
+
+    /// Waits up to `timeout` for the child to end and returns how it ended, or nil if it is
+    /// still running.
+    package func waitForTermination(timeout: Duration) -> Termination? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let termination = reap(blocking: false) { return termination }
+            if ContinuousClock.now >= deadline { return nil }
+            // `waitpid` cannot time out: poll it. 2 ms keeps the polling cheap and the wait short.
+            usleep(2_000)
+        }
+    }
+
+    /// Waits up to `timeout` for the child to exit and returns its exit status, or nil if it is
+    /// still running.
+    @discardableResult
+    package func wait(timeout: Duration) -> Int32? { waitForTermination(timeout: timeout)?.status }
+
+    /// Sends `signal` to the child if it is still running.
+    package func send(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Sends `signal` and waits at most `timeout` for the exit (then kills it): the exit
+    /// status, or nil when it had to be killed.
+    @discardableResult
+    package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) -> Int32? {
+        if let status = exitStatus { return status }
+        kill(pid, signal)
+        if let status = wait(timeout: timeout) { return status }
+        kill(pid, SIGKILL)
+        _ = reap(blocking: true)
+        return nil
+    }
+
+    /// Asks the child to stop (SIGTERM), and kills it if it has not within two seconds.
+    package func terminate() { stop(signal: SIGTERM, timeout: .seconds(2)) }
+
+    private func reap(blocking: Bool) -> Termination? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let termination { return termination }
+        var status: Int32 = 0
+        var usage = rusage()
+        var result: pid_t
+        repeat { result = wait4(pid, &status, blocking ? 0 : WNOHANG, &usage) } while result < 0 && errno == EINTR
+        guard result == pid else {
+            // ECHILD: already reaped by someone else; treat as exited.
+            if result < 0 && errno == ECHILD { termination = .exited(-1) }
+            return termination
+        }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        cpuSeconds = seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+        termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+        return termination
+    }
+}
+
+/// The full path of the first executable called `name` on the PATH (`name` itself when it is a
+/// path), or nil when it is not installed.
+package func executable(_ name: String) -> String? {
+    if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+    return (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .map { "\($0)/\(name)" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+}
