@@ -1,12 +1,36 @@
-import Dispatch
 import HapticsRender
-import Synchronization
+
+// The engine's threads, and what each may call (the one table; docs/ARCHITECTURE.md repeats
+// it). Like an audio callback's contract: the audio thread may do only what is listed for it,
+// and nothing of `RenderLoop` is touched by two threads at once.
+//
+// | thread                              | may call                                                  |
+// |-------------------------------------|-----------------------------------------------------------|
+// | any (API, notification, signal)     | `EngineMailbox`: `commands.push` (holding the engine's     |
+// |                                     | producer lock), `scheduledCommands`, `endNap`,            |
+// |                                     | `requestFadeOutAndStop`, `idleTimeoutFrames`,             |
+// |                                     | `clippedSamples`, `endErrorRecorded`                      |
+// | control side, holding `lifecycle`,  | `RenderLoop`: `configureOutput`, `setFamilies`,           |
+// | while no audio thread runs          | `prepareForStart`, `startCount`, `applyWhileStopped`      |
+// |                                     | (which posts events: it is their producer then)           |
+// | audio thread (`haptics-audio` or    | `RenderLoop`: `renderBlock`, `motorLevels`, `nap`,        |
+// | `haptics-rumble`), from its start   | `hasActivePlayers`, `hasFadedOut`, `frame`, `blockFrames`,|
+// | until it posts `.ended`             | `stopAllPlayers`; `EngineMailbox`: `post`, `setEndError`, |
+// |                                     | `commands.pop` (its one consumer)                         |
+// | notification thread (`haptics-     | `EngineMailbox`: `events.pop` (its one consumer), `wake`, |
+// | notify`)                            | `takeEndError`; frees synths and curves handed back       |
+//
+// `RenderLoop` is handed over, never shared: `start()` (holding `lifecycle`) configures it and
+// then starts the audio thread, which owns it until it posts `.ended`, its last touch; only
+// then may the control side take it back (`stop()` waits for that; a stuck thread keeps it).
+// The audio thread allocates nothing, takes no lock and does no I/O but the device's write.
 
 /// The audio thread's state: player slots, commands waiting for their frame, the mix.
 ///
-/// Everything here belongs to the audio thread once the engine has started it; the API side
-/// talks to it only through `commands`, and hears back only through `events`. `renderBlock`
-/// allocates nothing, takes no lock and does no I/O.
+/// Owned by one thread at a time (see the table above): the audio thread while it runs, the
+/// control side holding the engine's lifecycle lock while none does. The other threads reach
+/// the audio thread only through ``mailbox``. `renderBlock` allocates nothing, takes no lock
+/// and does no I/O.
 final class RenderLoop: @unchecked Sendable {
     /// Players that can exist at once on one engine.
     static let slotCount = 128
@@ -15,8 +39,8 @@ final class RenderLoop: @unchecked Sendable {
     /// Commands that may be scheduled ahead at once. The rest of the pending list stays free
     /// for commands due now, so scheduling far ahead never delays a `stop()` meant for now.
     static let schedulingLimit = pendingCapacity - 64
-    /// Commands sent ahead of the render position and not yet applied or dropped.
-    let scheduledCommands = Atomic<Int>(0)
+    /// What the other threads share with this one, and all they may touch.
+    let mailbox = EngineMailbox()
 
     let sampleRate: Double
     /// Channels of the output the loop currently feeds (set by ``configureOutput``).
@@ -29,11 +53,6 @@ final class RenderLoop: @unchecked Sendable {
     private let gain: Double
     /// Next frame to render on the engine's timeline.
     private(set) var frame = 0
-
-    let commands = SPSCQueue<EngineCommand>(capacity: 4096)
-    let events = SPSCQueue<EngineEvent>(capacity: 4096)
-    /// Signalled after posting events, to wake the notification thread.
-    let wake = DispatchSemaphore(value: 0)
 
     /// A player's slot: its synth, which start of the player is playing, and the transport
     /// that drives the synth (the same one `HapticRenderer` drives its synth with).
@@ -68,7 +87,6 @@ final class RenderLoop: @unchecked Sendable {
     private var audioGain: GainRamp
     private var interleaved: UnsafeMutablePointer<Float>
     private var output: OutputStage
-    private let endError = Mutex<HapticError?>(nil)
 
     /// Per-sample step of gain ramps: 2 ms from 0 to 1 (mute, unmute).
     private let gainStep: Float
@@ -78,27 +96,15 @@ final class RenderLoop: @unchecked Sendable {
     /// restarted engine is silent only if it was muted.
     private var engineMuted = false
     private var stopping = false
-    private let stopRequested = Atomic<Bool>(false)
-    /// The audio thread's idle naps: it sets ``isNapping`` and waits on ``napEnd``, which a
-    /// command or a stop posts, so that they take effect at once rather than after the nap.
-    private let isNapping = Atomic<Bool>(false)
-    private let napEnd = SystemSemaphore(value: 0)
     /// The fade-out has reached silence: the thread may stop.
     private(set) var hasFadedOut = false
 
     /// Frames since the last player was active, and after how many to report idleness
     /// (0: never).
     private var idleFrames = 0
-    /// Set from the API side (auto-shutdown on or off) while the audio thread reads it.
-    let idleTimeoutFrames = Atomic<Int>(0)
     private var reportedIdle = false
     /// How many times the output has started; set only while no audio thread runs.
     private(set) var startCount = 0
-
-    /// Clipped samples so far.
-    var clippedSamples: Int { clipped.load(ordering: .relaxed) }
-    /// The output stage's clipped count, published after each block for other threads.
-    private let clipped = Atomic<Int>(0)
 
     init(profile: ActuatorProfile, sampleRate: Int, gain: Double) {
         self.sampleRate = Double(sampleRate)
@@ -123,14 +129,14 @@ final class RenderLoop: @unchecked Sendable {
         interleaved = .allocate(capacity: Self.maximumBlock * channelCount)
     }
 
-    /// Adapts the output stage to the device the engine opened. Call only while the audio
-    /// thread is not running.
+    /// Adapts the output stage to the device the engine opened (control side, holding the
+    /// lifecycle lock, while no audio thread runs).
     func configureOutput(channelCount: Int, periodFrames: Int) {
         blockFrames = max(16, min(periodFrames, Self.maximumBlock))
         guard channelCount != self.channelCount else { return }
         var profile = profile
         // The device has another channel count than the profile: copy the haptic signal to
-        // every channel, as DESIGN.md says for mono profiles.
+        // every channel, as a mono profile's is on a stereo device.
         profile.channelCount = channelCount
         profile.hapticChannels = Array(0..<channelCount)
         output = OutputStage(profile: profile, gain: gain)
@@ -139,23 +145,9 @@ final class RenderLoop: @unchecked Sendable {
         self.channelCount = channelCount
     }
 
-    /// Records why the audio thread ended (called once, as it ends).
-    func setEndError(_ error: HapticError?) { endError.withLock { $0 = error } }
-
-    /// The error that ended the audio thread, if any, left in place.
-    func endErrorRecorded() -> HapticError? { endError.withLock { $0 } }
-
-    /// Takes the error that ended the audio thread, if any.
-    func takeEndError() -> HapticError? {
-        endError.withLock { e in
-            defer { e = nil }
-            return e
-        }
-    }
-
     deinit {
         // Not the audio thread (it holds the loop while it runs): free what commands carry.
-        while let command = commands.pop() { command.releaseResources() }
+        while let command = mailbox.commands.pop() { command.releaseResources() }
         for i in 0..<pendingCount { pending[i].releaseResources() }
         for i in 0..<Self.slotCount { slots[i].synth?.release() }
         slots.deinitialize(count: Self.slotCount)
@@ -171,15 +163,16 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     /// Chooses which event families sound from the next start on (`playsHapticsOnly`,
-    /// `playsAudioOnly`). Call only while the audio thread is not running.
+    /// `playsAudioOnly`). Control side, holding the lifecycle lock, while no audio thread runs.
     func setFamilies(haptics: Bool, audio: Bool) {
         playsHaptics = haptics
         playsAudio = audio
     }
 
-    /// Re-arms the loop for a new start of the engine's output.
+    /// Re-arms the loop for a new start of the engine's output (control side, holding the
+    /// lifecycle lock, just before the audio thread starts).
     func prepareForStart() {
-        stopRequested.store(false, ordering: .relaxed)
+        mailbox.clearStopRequest()
         stopping = false
         hasFadedOut = false
         masterGain.target = engineMuted ? 0 : 1
@@ -191,44 +184,13 @@ final class RenderLoop: @unchecked Sendable {
         startCount += 1
     }
 
-    /// Asks the audio thread to fade the output out and end (any thread).
-    ///
-    /// A flag rather than a command: the command queue has one producer at a time (``send``
-    /// serialises them), and a stop queued behind a full list of commands for future frames
-    /// would wait for them to fall due.
-    func requestFadeOutAndStop() {
-        stopRequested.store(true, ordering: .releasing)
-        endNap()
-    }
-
     /// Waits up to `nanoseconds` (audio thread), unless a command or a stop is waiting or
-    /// arrives meanwhile. Returns whether one did.
-    func nap(nanoseconds: Int) -> Bool {
-        isNapping.store(true, ordering: .sequentiallyConsistent)
-        // Checked after announcing the nap: a command pushed before it is seen here, one
-        // pushed after it finds the flag set and posts.
-        if commands.peek() != nil || isStopRequested {
-            if !isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.wait() }
-            return true
-        }
-        let woken = napEnd.wait(nanoseconds: nanoseconds)
-        // Timed out while a waker took the flag: its post is on its way; take it so that the
-        // next nap does not end at once.
-        if !woken && !isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.wait() }
-        return woken
-    }
-
-    /// Ends the audio thread's nap, if it is taking one (any thread, after queueing a command).
-    func endNap() {
-        if isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.signal() }
-    }
-
-    /// Whether a stop was asked for and not yet taken (the audio thread's idle naps end on it).
-    var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
+    /// arrives meanwhile. Returns whether one did (see ``EngineMailbox/nap(nanoseconds:)``).
+    func nap(nanoseconds: Int) -> Bool { mailbox.nap(nanoseconds: nanoseconds) }
 
     /// Renders the next `frames` (≤ ``maximumBlock``) and returns the interleaved samples.
     func renderBlock(frames: Int) -> UnsafeBufferPointer<Float> {
-        if stopRequested.exchange(false, ordering: .acquiring) {
+        if mailbox.takeStopRequest() {
             stopping = true
             masterGain.target = 0
             // 5 ms: short enough to feel immediate, long enough not to click.
@@ -262,7 +224,7 @@ final class RenderLoop: @unchecked Sendable {
         } else {
             output.write(mono: mix, frames: frames, into: interleaved)
         }
-        clipped.store(output.clippedSamples, ordering: .relaxed)
+        mailbox.publishClipped(output.clippedSamples)
         trackIdleness(frames: frames)
         releaseRetiredCurves()
         return UnsafeBufferPointer(start: interleaved, count: frames * channelCount)
@@ -280,7 +242,7 @@ final class RenderLoop: @unchecked Sendable {
     // MARK: Commands
 
     private func drainCommandQueue() {
-        while let command = commands.peek() {
+        while let command = mailbox.commands.peek() {
             if pendingCount < Self.pendingCapacity {
                 pending[pendingCount] = command
                 pendingCount += 1
@@ -290,7 +252,7 @@ final class RenderLoop: @unchecked Sendable {
             } else {
                 return
             }
-            _ = commands.pop()
+            _ = mailbox.commands.pop()
         }
     }
 
@@ -347,10 +309,13 @@ final class RenderLoop: @unchecked Sendable {
         }
         switch command.action {
         case .attach(let synth):
-            // Safe here: a synth in a slot is retained twice, by the slot and by the engine's
-            // player table (see `HapticEngine.attach`), which lets go only on the notification
-            // thread after `.detached`. This release is the slot's, never the last one, so it
-            // frees nothing on the audio thread.
+            // Releasing a synth here is safe: it is never the last reference, so nothing is
+            // freed on this thread. A synth in a slot is retained twice, by the slot (the
+            // `passRetained` of `HapticEngine.attach`) and by the engine's `PlayerTable`
+            // (claimed before the attach is sent, kept as `retiring` after the player goes
+            // until the notification thread handles `.detached`, which this thread posts
+            // after the release). The slot is normally empty here: it is claimed again only
+            // once its detach is queued, and the queue is in order.
             slots[index].synth?.release()
             slots[index] = Slot(gainStep: gainStep)
             slots[index].synth = synth
@@ -405,7 +370,7 @@ final class RenderLoop: @unchecked Sendable {
 
     @inline(__always)
     private func uncount(_ command: EngineCommand) {
-        if command.isScheduled { scheduledCommands.subtract(1, ordering: .relaxed) }
+        if command.isScheduled { mailbox.scheduledCommands.subtract(1, ordering: .relaxed) }
     }
 
     /// Drops a slot's waiting commands, except its detach (the slot must still be freed).
@@ -510,7 +475,7 @@ final class RenderLoop: @unchecked Sendable {
             return
         }
         idleFrames += frames
-        let timeout = idleTimeoutFrames.load(ordering: .relaxed)
+        let timeout = mailbox.idleTimeoutFrames.load(ordering: .relaxed)
         if timeout > 0 && idleFrames >= timeout && !reportedIdle {
             reportedIdle = true
             post(.idle(start: startCount))
@@ -580,10 +545,6 @@ final class RenderLoop: @unchecked Sendable {
         (0..<Self.slotCount).contains { slots[$0].state != .idle }
     }
 
-    func post(_ event: EngineEvent) {
-        // When the notification thread is 4096 events behind, the event is lost (a long curve's
-        // points leak rather than being freed here).
-        _ = events.push(event)
-        wake.signal()
-    }
+    /// Posts an event to the notification thread (this loop's owner is the events' producer).
+    private func post(_ event: EngineEvent) { mailbox.post(event) }
 }
