@@ -36,6 +36,24 @@ struct TransportTests {
         scratch.withUnsafeMutableBufferPointer { synth.render(adding: $0.baseAddress!, frames: frames) }
     }
 
+    /// Plays the next span of at most `frames` (rendering it, then wrapping if due) and
+    /// returns its length.
+    static func play(_ transport: inout Transport, _ synth: PatternSynth, _ frames: Int) -> Int {
+        let span = transport.nextSpan(of: synth, atMost: frames)
+        advance(synth, frames: span)
+        transport.endSpan(of: synth)
+        return span
+    }
+
+    /// The lengths of the next spans, each followed by its wrap if due, without rendering them.
+    static func spans(_ transport: inout Transport, _ synth: PatternSynth, _ count: Int) -> [Int] {
+        (0..<count).map { _ in
+            let span = transport.nextSpan(of: synth, atMost: 4_096)
+            transport.endSpan(of: synth)
+            return span
+        }
+    }
+
     /// Renders `frames` through the transport in blocks of `block` frames, recording the
     /// frame (counted from 0) at which each wrap happened.
     static func run(
@@ -113,54 +131,39 @@ struct TransportTests {
     @Test("a rate change mid-loop moves the next wrap to the frame the new rate reaches it")
     func rateChangeMidLoop() {
         var (transport, synth) = Self.playing(loopEnd: 0.01, count: 0)
-        let before = transport.nextSpan(of: synth, atMost: 100)
+        let before = Self.play(&transport, synth, 100)
         #expect(before == 100)
-        Self.advance(synth, frames: 100)
-        transport.endSpan(of: synth)
         transport.setRate(synth, 2)
-        // 380 frames of pattern left at 48 kHz, run twice as fast: 190 frames.
-        let rest = transport.nextSpan(of: synth, atMost: 4_096)
-        #expect(rest == 190)
-        transport.endSpan(of: synth)
-        #expect(synth.patternTime == 0)
-        // A whole repetition at rate 2: 240 frames.
-        let repetition = transport.nextSpan(of: synth, atMost: 4_096)
-        #expect(repetition == 240)
+        // 380 frames of pattern left at 48 kHz, run twice as fast: 190 frames; then whole
+        // repetitions at rate 2, 240 frames each.
+        let spans = Self.spans(&transport, synth, 3)
+        #expect(spans == [190, 240, 240])
     }
 
     @Test("a seek moves the next wrap; a seek past the loop end wraps at once")
     func seekMovesTheWrap() {
         var (transport, synth) = Self.playing(loopEnd: 0.01, count: 0)
         transport.seek(synth, to: 0.005)
-        let fromMiddle = transport.nextSpan(of: synth, atMost: 4_096)
-        #expect(fromMiddle == 240)
-        transport.endSpan(of: synth)
-        transport.seek(synth, to: 1e300)
+        let fromMiddle = Self.spans(&transport, synth, 2)
+        #expect(fromMiddle == [240, 480])
         // Far past the end the frame count would overflow Int: it wraps with an empty span.
-        let farPast = transport.nextSpan(of: synth, atMost: 4_096)
-        #expect(farPast == 0)
-        transport.endSpan(of: synth)
-        #expect(synth.patternTime == 0)
-        let whole = transport.nextSpan(of: synth, atMost: 4_096)
-        #expect(whole == 480)
+        transport.seek(synth, to: 1e300)
+        let farPast = Self.spans(&transport, synth, 2)
+        #expect(farPast == [0, 480])
     }
 
     @Test("paused, a loop neither wraps nor moves; resumed, it wraps where it would have")
     func pauseAndResume() {
         var (transport, synth) = Self.playing(loopEnd: 0.01, count: 0)
-        let played = transport.nextSpan(of: synth, atMost: 200)
+        let played = Self.play(&transport, synth, 200)
         #expect(played == 200)
-        Self.advance(synth, frames: 200)
-        transport.endSpan(of: synth)
         transport.pause(synth)
         #expect(transport.state == .paused)
         // Longer than the loop: paused, no wrap, no movement.
-        let paused = transport.nextSpan(of: synth, atMost: 4_096)
+        let paused = Self.play(&transport, synth, 4_096)
         #expect(paused == 4_096)
-        Self.advance(synth, frames: 4_096)
-        transport.endSpan(of: synth)
         #expect(abs(synth.patternTime - 200 / Self.sampleRate) < 1e-12)
-        // Resuming twice, or pausing an idle transport, changes nothing.
+        // Resuming twice is resuming once.
         transport.resume(synth)
         transport.resume(synth)
         #expect(transport.state == .playing)
