@@ -6,19 +6,19 @@ import HapticsRender
 //
 // | thread                              | may call                                                  |
 // |-------------------------------------|-----------------------------------------------------------|
-// | any (API, notification, signal)     | `EngineMailbox`: `commands.push` (holding the engine's     |
+// | any (API, notification, signal)     | `EngineMailbox`: `commands.push` (holding the engine's    |
 // |                                     | producer lock), `scheduledCommands`, `endNap`,            |
 // |                                     | `requestFadeOutAndStop`, `idleTimeoutFrames`,             |
-// |                                     | `clippedSamples`, `endErrorRecorded`                      |
+// |                                     | `clippedSamples`, `endErrorRecorded`, `wake.signal`       |
 // | control side, holding `lifecycle`,  | `RenderLoop`: `configureOutput`, `setFamilies`,           |
 // | while no audio thread runs          | `prepareForStart`, `startCount`, `applyWhileStopped`      |
 // |                                     | (which posts events: it is their producer then)           |
 // | audio thread (`haptics-audio` or    | `RenderLoop`: `renderBlock`, `motorLevels`, `nap`,        |
-// | `haptics-rumble`), from its start   | `hasActivePlayers`, `hasFadedOut`, `frame`, `blockFrames`,|
-// | until it posts `.ended`             | `stopAllPlayers`; `EngineMailbox`: `post`, `setEndError`, |
-// |                                     | `commands.pop` (its one consumer)                         |
-// | notification thread (`haptics-     | `EngineMailbox`: `events.pop` (its one consumer), `wake`, |
-// | notify`)                            | `takeEndError`; frees synths and curves handed back       |
+// | `haptics-rumble`), from its start   | `hasActivePlayers`, `hasFadedOut`, `frame`,               |
+// | until it posts `.ended`             | `blockFrames`, `stopAllPlayers`; `EngineMailbox`: `post`, |
+// |                                     | `setEndError`, `commands.pop` (its one consumer)          |
+// | notification thread (`haptics-      | `EngineMailbox`: `events.pop` (its one consumer),         |
+// | notify`)                            | `wake.wait`, `takeEndError`; frees what is handed back    |
 //
 // `RenderLoop` is handed over, never shared: `start()` (holding `lifecycle`) configures it and
 // then starts the audio thread, which owns it until it posts `.ended`, its last touch; only
@@ -99,8 +99,8 @@ final class RenderLoop: @unchecked Sendable {
     /// The fade-out has reached silence: the thread may stop.
     private(set) var hasFadedOut = false
 
-    /// Frames since the last player was active, and after how many to report idleness
-    /// (0: never).
+    /// Frames since the last player was active (idleness is reported after the mailbox's
+    /// `idleTimeoutFrames`).
     private var idleFrames = 0
     private var reportedIdle = false
     /// How many times the output has started; set only while no audio thread runs.
