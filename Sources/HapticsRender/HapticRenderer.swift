@@ -89,9 +89,8 @@ public final class HapticRenderer {
     }
 
     private let playback: Playback
-    /// Wraps left before the last repetition.
-    private var wrapsLeft: Int
-    private var justWrapped = false
+    /// The loop and rate, driven as an engine's player slot drives its synth.
+    private var transport: Transport
 
     /// Prepares to render an already compiled pattern; audio events are mixed in when it was
     /// compiled with them.
@@ -102,18 +101,21 @@ public final class HapticRenderer {
         let rate = sampleRate ?? profile.sampleRate
         self.playback = playback
         self.gain = gain
-        wrapsLeft = playback.count - 1
         includesAudio = compiled.includesAudio
         self.sampleRate = rate
         channelCount = profile.channelCount
         synth = PatternSynth(pattern: compiled, profile: profile, sampleRate: Double(rate))
         output = OutputStage(profile: profile, gain: gain)
-        if playback.rate != 1 { synth.setRate(playback.rate) }
+        // The renderer plays no ramps (it has no mute): any step does.
+        transport = Transport(gainStep: 1)
+        transport.setLoop(enabled: true, end: playback.loopEnd, count: playback.count)
+        if playback.rate != 1 { transport.setRate(synth, playback.rate) }
+        transport.start(synth, at: 0)
         let end = max(compiled.duration, compiled.soundingEnd(profile: profile))
         let loopEnd = playback.loopEnd > 0 ? playback.loopEnd : synth.naturalLoopEnd
-        // Each wrap lands on a whole frame, as the engine's do: repetitions before the last,
+        // Each wrap lands on a whole frame (the transport's): repetitions before the last,
         // then the last one to the pattern's end.
-        let repetitionFrames = Int((loopEnd * Double(rate) / playback.rate).rounded())
+        let repetitionFrames = Int(Transport.frames(from: 0, to: loopEnd, sampleRate: Double(rate), rate: playback.rate))
         let lastFrames = Int((end * Double(rate) / playback.rate).rounded(.up))
         // One control tick of slack: a continuous voice reaches zero on the tick after its end.
         totalFrames = (playback.count - 1) * max(1, repetitionFrames) + lastFrames + (end > 0 ? synth.tickFrames : 0)
@@ -140,22 +142,10 @@ public final class HapticRenderer {
         let capacity = buffer.count / channelCount
         var written = 0
         while written < capacity && renderedFrames < endFrame {
-            var n = min(Self.blockFrames, capacity - written, endFrame - renderedFrames)
-            // A loop wraps on its exact frame, as in the engine's render loop.
-            var wraps = false
-            if wrapsLeft > 0 {
-                let end = playback.loopEnd > 0 ? playback.loopEnd : synth.naturalLoopEnd
-                let untilEnd = ((end - synth.patternTime) * Double(sampleRate) / synth.rate).rounded()
-                if untilEnd <= Double(n) {
-                    n = max(justWrapped ? 1 : 0, Int(max(0, untilEnd)))
-                    wraps = true
-                }
-            }
-            justWrapped = false
+            // A loop wraps on its exact frame: the span ends there, and the wrap follows it.
+            let n = transport.nextSpan(of: synth, atMost: min(Self.blockFrames, capacity - written, endFrame - renderedFrames))
             if n == 0 {
-                synth.seek(to: 0)
-                wrapsLeft -= 1
-                justWrapped = true
+                transport.endSpan(of: synth)
                 continue
             }
             mono.baseAddress!.update(repeating: 0, count: n)
@@ -177,11 +167,7 @@ public final class HapticRenderer {
             }
             written += n
             renderedFrames += n
-            if wraps {
-                synth.seek(to: 0)
-                wrapsLeft -= 1
-                justWrapped = true
-            }
+            transport.endSpan(of: synth)
         }
         return written
     }

@@ -24,7 +24,7 @@ extension HapticEngine {
             // it made the standard engine slower to sound than a new paplay). Only when nothing
             // is scheduled ahead: the skipped silence moves the timeline closer to the wall
             // clock, which a start at a chosen time must not feel.
-            let idleBefore = wrote && !loop.hasActivePlayers && loop.scheduledCommands.load(ordering: .relaxed) == 0
+            let idleBefore = wrote && !loop.hasActivePlayers && loop.mailbox.scheduledCommands.load(ordering: .relaxed) == 0
             let samples = loop.renderBlock(frames: block)
             if idleBefore, loop.hasActivePlayers, let skipping { skipping.skipQueuedSilence() }
             wrote = true

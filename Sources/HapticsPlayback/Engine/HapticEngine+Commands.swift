@@ -14,40 +14,52 @@ extension HapticEngine {
 
     /// Queues a command for the audio thread, waiting at most 100 ms for room.
     func send(_ command: EngineCommand) throws(HapticError) {
-        let loop = renderLoop()
+        let mailbox = renderLoop().mailbox
         var command = command
         if command.frame != EngineCommand.now && command.frame > clock.renderedFrames {
             // It will wait in the audio thread's fixed pending list: refuse rather than let
             // far-future commands fill it and delay the ones that are due sooner.
-            guard loop.scheduledCommands.add(1, ordering: .relaxed).newValue <= RenderLoop.schedulingLimit else {
-                loop.scheduledCommands.subtract(1, ordering: .relaxed)
+            guard mailbox.scheduledCommands.add(1, ordering: .relaxed).newValue <= RenderLoop.schedulingLimit else {
+                mailbox.scheduledCommands.subtract(1, ordering: .relaxed)
                 throw .tooManyScheduledCommands(limit: RenderLoop.schedulingLimit)
             }
             command.isScheduled = true
         }
         let deadline = EngineClock.now() + 100_000_000
-        while !producerLock.withLock({ _ in loop.commands.push(command) }) {
-            if takeCommandsWhileStopped(loop) { continue }
+        while !producerLock.withLock({ mailbox.commands.push(command) }) {
+            if takeCommandsWhileStopped() { continue }
             guard EngineClock.now() < deadline else {
-                if command.isScheduled { loop.scheduledCommands.subtract(1, ordering: .relaxed) }
+                if command.isScheduled { mailbox.scheduledCommands.subtract(1, ordering: .relaxed) }
                 command.releaseResources()
                 throw .commandQueueFull
             }
             var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             nanosleep(&pause, nil)
         }
-        loop.endNap()
-        takeCommandsWhileStopped(loop)
+        mailbox.endNap()
+        takeCommandsWhileStopped()
     }
 
     /// With no audio thread to take them, applies queued commands here (see
-    /// ``RenderLoop/applyWhileStopped()``). Skipped when a start or stop is under way: the
-    /// audio thread will take them. Returns whether it ran.
+    /// ``RenderLoop/applyWhileStopped()``). Skipped when a start or stop is under way (the
+    /// audio thread will take them) and while a stuck audio thread still holds the loop.
+    /// Returns whether it ran.
     @discardableResult
-    func takeCommandsWhileStopped(_ loop: RenderLoop) -> Bool {
+    func takeCommandsWhileStopped() -> Bool {
         guard lifecycle.tryLock() else { return false }
         defer { lifecycle.unlock() }
-        guard !state.withLock({ $0.running }) else { return false }
+        // The loop is this side's only while no audio thread holds it (see RenderLoop.swift's
+        // table): not while one runs, nor while one that stopped answering has not ended.
+        let loop = state.withLock { s -> RenderLoop? in
+            guard !s.running, let loop = s.loop else { return nil }
+            if let stuck = s.stuckThread {
+                guard stuck.wait(timeout: .now()) == .success else { return nil }
+                stuck.signal()
+                s.stuckThread = nil
+            }
+            return loop
+        }
+        guard let loop else { return false }
         loop.applyWhileStopped()
         return true
     }
@@ -63,7 +75,7 @@ extension HapticEngine {
         }
         // Before any command can produce an event: even a never-started engine hears back
         // (detached slots, dropped starts).
-        if created { startNotifier(loop) }
+        if created { startNotifier(loop.mailbox) }
         return loop
     }
 }

@@ -4,13 +4,13 @@ import HapticsRender
 // The notification thread: what the audio thread reports (runs finished, synths detached,
 // idleness, its own end) is handled here, where handlers may run and memory may be freed.
 extension HapticEngine {
-    func startNotifier(_ loop: RenderLoop) {
+    func startNotifier(_ mailbox: EngineMailbox) {
         let thread = SystemThread { [weak self] in
             while true {
-                loop.wake.wait()
+                mailbox.wake.wait()
                 guard let engine = self else { return }
-                while let event = loop.events.pop() {
-                    engine.handle(event, loop: loop)
+                while let event = mailbox.events.pop() {
+                    engine.handle(event, mailbox: mailbox)
                 }
             }
         }
@@ -19,7 +19,7 @@ extension HapticEngine {
         thread.start()
     }
 
-    private func handle(_ event: EngineEvent, loop: RenderLoop) {
+    private func handle(_ event: EngineEvent, mailbox: EngineMailbox) {
         switch event {
         case .detached(let slot):
             let synth = state.withLock { $0.players.detached(slot) }
@@ -50,7 +50,7 @@ extension HapticEngine {
             }
         case .ended:
             // Recorded in the engine before the loop lets go of it (see `outputError`).
-            guard let error = loop.endErrorRecorded() else { return }
+            guard let error = mailbox.endErrorRecorded() else { return }
             let (handler, output) = state.withLock { s -> ((@Sendable (HapticEngineStoppedReason) -> Void)?, OpenSink?) in
                 s.running = false
                 s.outputError = error
@@ -60,7 +60,7 @@ extension HapticEngine {
                 s.audioThreadDone = nil
                 return (s.stoppedHandler, output)
             }
-            _ = loop.takeEndError()
+            _ = mailbox.takeEndError()
             output?.close()
             switch error {
             case .output(.deviceLost), .rumble(.deviceLost): handler?(.deviceLost)

@@ -101,7 +101,7 @@ public final class HapticEngine: @unchecked Sendable {
 
     let state = Locked(State())
     /// Serialises producers of the command queue (the audio thread never takes it).
-    let producerLock = Mutex(())
+    let producerLock = SystemLock()
     /// Serialises ``start()`` and ``stop()`` (held while the output opens or drains; never
     /// taken by the audio thread, nor while a handler runs).
     let lifecycle = SystemLock()
@@ -155,7 +155,7 @@ public final class HapticEngine: @unchecked Sendable {
             (s.audioThread, s.audioThreadDone, s.output, s.running, s.stoppedHandler)
         }
         if let loop = state.withLock({ $0.loop }), thread != nil {
-            loop.requestFadeOutAndStop()
+            loop.mailbox.requestFadeOutAndStop()
             if done?.wait(timeout: .now() + 0.5) == .timedOut {
                 output?.interrupt()
                 _ = done?.wait(timeout: .now() + 0.5)
@@ -166,7 +166,7 @@ public final class HapticEngine: @unchecked Sendable {
         output?.close()
         if wasRunning { handler?(.engineDestroyed) }
         // Wake the notification thread so it sees the engine gone and ends (it holds the loop).
-        if let loop = state.withLock({ $0.notifier != nil ? $0.loop : nil }) { loop.wake.signal() }
+        if let loop = state.withLock({ $0.notifier != nil ? $0.loop : nil }) { loop.mailbox.wake.signal() }
     }
 
     /// The render loop, if one was created (for tests).
@@ -221,7 +221,7 @@ public final class HapticEngine: @unchecked Sendable {
                 s.autoShutdown = newValue
                 return s.loop
             }
-            loop?.idleTimeoutFrames.store(newValue ? idleTimeoutFrames : 0, ordering: .relaxed)
+            loop?.mailbox.idleTimeoutFrames.store(newValue ? idleTimeoutFrames : 0, ordering: .relaxed)
         }
     }
 
@@ -270,12 +270,12 @@ public final class HapticEngine: @unchecked Sendable {
     public var outputError: HapticError? {
         // The loop's record first: the notification thread copies it here before taking it,
         // so between the two reads one of them holds it.
-        if let recorded = state.withLock({ $0.loop })?.endErrorRecorded() { return recorded }
+        if let recorded = state.withLock({ $0.loop })?.mailbox.endErrorRecorded() { return recorded }
         return state.withLock { $0.outputError }
     }
 
     /// Samples clipped at the output so far.
-    public var clippedSamples: Int { state.withLock { $0.loop?.clippedSamples ?? 0 } }
+    public var clippedSamples: Int { state.withLock { $0.loop?.mailbox.clippedSamples ?? 0 } }
 
     var idleTimeoutFrames: Int {
         let c = configuration.idleTimeout.components
@@ -295,7 +295,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// The auto-shutdown countdown of the running loop, back on after a start that held it
     /// (see ``start(countingIdleness:)``).
     func resumeIdleCountdown() {
-        state.withLock { $0.loop }?.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
+        state.withLock { $0.loop }?.mailbox.idleTimeoutFrames.store(isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
     }
 
     /// ``start()``; with `countingIdleness` false the auto-shutdown countdown stays off until
@@ -351,7 +351,7 @@ public final class HapticEngine: @unchecked Sendable {
         loop.setFamilies(haptics: families.haptics, audio: families.audio)
         loop.prepareForStart()
         let outputStart = loop.startCount
-        loop.idleTimeoutFrames.store(countingIdleness && isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
+        loop.mailbox.idleTimeoutFrames.store(countingIdleness && isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
         let done = DispatchSemaphore(value: 0)
         let clock = self.clock
         let gain = configuration.gain
@@ -363,12 +363,12 @@ public final class HapticEngine: @unchecked Sendable {
             }
             // The error first: a player's completion, which the stop below posts, may lead its
             // handler to ask for `outputError` before the notification thread takes the end.
-            loop.setEndError(error)
+            loop.mailbox.setEndError(error)
             loop.stopAllPlayers()
             clock.setRunning(false)
             // Last: once `done` is signalled a stopped engine may take the loop's commands
             // itself, posting events, and the event queue takes one producer at a time.
-            loop.post(.ended)
+            loop.mailbox.post(.ended)
             done.signal()
         }
         thread.name = "haptics-audio"
@@ -405,7 +405,7 @@ public final class HapticEngine: @unchecked Sendable {
                 return (loop, done, output)
             })
         else { return }
-        loop.requestFadeOutAndStop()
+        loop.mailbox.requestFadeOutAndStop()
         // The fade, what the device holds, and a margin.
         let latency = configuration.latency.components
         let drainTime = 0.25 + Double(latency.seconds) + Double(latency.attoseconds) * 1e-18

@@ -15,7 +15,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
     /// Sound files of `AudioCustom` events that could not be loaded (missing, too large or
     /// malformed), one per file: those events stay silent, the rest plays.
     public let soundFileProblems: [SoundFileError]
-    private let muted = Mutex(false)
+    private let muted = Locked(false)
 
     init(engine: HapticEngine, pattern: HapticPattern) throws(HapticError) {
         guard !pattern.isEmpty else { throw .invalidPattern("the pattern has no events, parameters or curves") }
@@ -86,7 +86,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
 /// A player that can also pause, resume, seek, loop and change speed, and reports completion.
 public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked Sendable {
-    private let settings = Mutex((loop: false, loopEnd: 0.0, count: 0, rate: 1.0))
+    private let settings = Locked((loop: false, loopEnd: 0.0, count: 0, rate: 1.0))
 
     /// Holds the pattern at `time`; sounding events fade out over 2 ms.
     public func pause(atTime time: TimeInterval = 0) throws(HapticError) {

@@ -3,8 +3,9 @@ import HapticsRender
 
 /// State shared by the API-side threads (never the audio thread), behind a lock.
 ///
-/// Unlike `Mutex`, it holds values that are not `Sendable` (threads, synths, players); the
-/// lock is what makes sharing them safe.
+/// The engine's one kind of lock (a `SystemLock`, as its lifecycle and producer locks are),
+/// for every value the control side shares: unlike `Mutex`, it holds values that are not
+/// `Sendable` (threads, synths, players), the lock being what makes sharing them safe.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = SystemLock()
     private var value: Value

@@ -1,12 +1,36 @@
-import Dispatch
 import HapticsRender
-import Synchronization
+
+// The engine's threads, and what each may call (the one table; docs/ARCHITECTURE.md repeats
+// it). Like an audio callback's contract: the audio thread may do only what is listed for it,
+// and nothing of `RenderLoop` is touched by two threads at once.
+//
+// | thread                              | may call                                                  |
+// |-------------------------------------|-----------------------------------------------------------|
+// | any (API, notification, signal)     | `EngineMailbox`: `commands.push` (holding the engine's    |
+// |                                     | producer lock), `scheduledCommands`, `endNap`,            |
+// |                                     | `requestFadeOutAndStop`, `idleTimeoutFrames`,             |
+// |                                     | `clippedSamples`, `endErrorRecorded`, `wake.signal`       |
+// | control side, holding `lifecycle`,  | `RenderLoop`: `configureOutput`, `setFamilies`,           |
+// | while no audio thread runs          | `prepareForStart`, `startCount`, `applyWhileStopped`      |
+// |                                     | (which posts events: it is their producer then)           |
+// | audio thread (`haptics-audio` or    | `RenderLoop`: `renderBlock`, `motorLevels`, `nap`,        |
+// | `haptics-rumble`), from its start   | `hasActivePlayers`, `hasFadedOut`, `frame`,               |
+// | until it posts `.ended`             | `blockFrames`, `stopAllPlayers`; `EngineMailbox`: `post`, |
+// |                                     | `setEndError`, `commands.pop` (its one consumer)          |
+// | notification thread (`haptics-      | `EngineMailbox`: `events.pop` (its one consumer),         |
+// | notify`)                            | `wake.wait`, `takeEndError`; frees what is handed back    |
+//
+// `RenderLoop` is handed over, never shared: `start()` (holding `lifecycle`) configures it and
+// then starts the audio thread, which owns it until it posts `.ended`, its last touch; only
+// then may the control side take it back (`stop()` waits for that; a stuck thread keeps it).
+// The audio thread allocates nothing, takes no lock and does no I/O but the device's write.
 
 /// The audio thread's state: player slots, commands waiting for their frame, the mix.
 ///
-/// Everything here belongs to the audio thread once the engine has started it; the API side
-/// talks to it only through `commands`, and hears back only through `events`. `renderBlock`
-/// allocates nothing, takes no lock and does no I/O.
+/// Owned by one thread at a time (see the table above): the audio thread while it runs, the
+/// control side holding the engine's lifecycle lock while none does. The other threads reach
+/// the audio thread only through ``mailbox``. `renderBlock` allocates nothing, takes no lock
+/// and does no I/O.
 final class RenderLoop: @unchecked Sendable {
     /// Players that can exist at once on one engine.
     static let slotCount = 128
@@ -15,8 +39,8 @@ final class RenderLoop: @unchecked Sendable {
     /// Commands that may be scheduled ahead at once. The rest of the pending list stays free
     /// for commands due now, so scheduling far ahead never delays a `stop()` meant for now.
     static let schedulingLimit = pendingCapacity - 64
-    /// Commands sent ahead of the render position and not yet applied or dropped.
-    let scheduledCommands = Atomic<Int>(0)
+    /// What the other threads share with this one, and all they may touch.
+    let mailbox = EngineMailbox()
 
     let sampleRate: Double
     /// Channels of the output the loop currently feeds (set by ``configureOutput``).
@@ -30,23 +54,15 @@ final class RenderLoop: @unchecked Sendable {
     /// Next frame to render on the engine's timeline.
     private(set) var frame = 0
 
-    let commands = SPSCQueue<EngineCommand>(capacity: 4096)
-    let events = SPSCQueue<EngineEvent>(capacity: 4096)
-    /// Signalled after posting events, to wake the notification thread.
-    let wake = DispatchSemaphore(value: 0)
-
+    /// A player's slot: its synth, which start of the player is playing, and the transport
+    /// that drives the synth (the same one `HapticRenderer` drives its synth with).
     private struct Slot {
-        enum State { case idle, playing, paused, stopping }
         var synth: Unmanaged<PatternSynth>?
-        var state = State.idle
         var run = 0
-        var loopEnabled = false
-        var loopEnd = 0.0
-        /// Plays in all when looping (0: forever), and wraps left in this run.
-        var loopCount = 0
-        var wrapsLeft = 0
-        var gain: Float = 1
-        var targetGain: Float = 1
+        var transport: Transport
+        var state: Transport.State { transport.state }
+
+        init(gainStep: Float) { transport = Transport(gainStep: gainStep) }
     }
 
     private let slots: UnsafeMutablePointer<Slot>
@@ -66,44 +82,29 @@ final class RenderLoop: @unchecked Sendable {
     /// Which event families sound (`playsHapticsOnly`, `playsAudioOnly`), set at each start.
     private var playsHaptics = true
     private var playsAudio = true
-    /// `isMutedForAudio`, and the audio mix's gain (mute and stop fade) and its target.
+    /// `isMutedForAudio`, and the audio mix's gain (mute and stop fade).
     private var audioMuted = false
-    private var audioGain: Float = 1
+    private var audioGain: GainRamp
     private var interleaved: UnsafeMutablePointer<Float>
     private var output: OutputStage
-    private let endError = Mutex<HapticError?>(nil)
 
     /// Per-sample step of gain ramps: 2 ms from 0 to 1 (mute, unmute).
     private let gainStep: Float
-    /// Engine-wide gain and its target (mute, fade-out on stop).
-    private var masterGain: Float = 1
-    private var masterTarget: Float = 1
+    /// Engine-wide gain (mute, fade-out on stop).
+    private var masterGain: GainRamp
     /// `isMutedForHaptics`: kept apart from the stop fade, which also targets 0, so a
     /// restarted engine is silent only if it was muted.
     private var engineMuted = false
-    private var masterStep: Float
     private var stopping = false
-    private let stopRequested = Atomic<Bool>(false)
-    /// The audio thread's idle naps: it sets ``isNapping`` and waits on ``napEnd``, which a
-    /// command or a stop posts, so that they take effect at once rather than after the nap.
-    private let isNapping = Atomic<Bool>(false)
-    private let napEnd = SystemSemaphore(value: 0)
     /// The fade-out has reached silence: the thread may stop.
     private(set) var hasFadedOut = false
 
-    /// Frames since the last player was active, and after how many to report idleness
-    /// (0: never).
+    /// Frames since the last player was active (idleness is reported after the mailbox's
+    /// `idleTimeoutFrames`).
     private var idleFrames = 0
-    /// Set from the API side (auto-shutdown on or off) while the audio thread reads it.
-    let idleTimeoutFrames = Atomic<Int>(0)
     private var reportedIdle = false
     /// How many times the output has started; set only while no audio thread runs.
     private(set) var startCount = 0
-
-    /// Clipped samples so far.
-    var clippedSamples: Int { clipped.load(ordering: .relaxed) }
-    /// The output stage's clipped count, published after each block for other threads.
-    private let clipped = Atomic<Int>(0)
 
     init(profile: ActuatorProfile, sampleRate: Int, gain: Double) {
         self.sampleRate = Double(sampleRate)
@@ -111,8 +112,11 @@ final class RenderLoop: @unchecked Sendable {
         self.gain = gain
         channelCount = profile.channelCount
         output = OutputStage(profile: profile, gain: gain)
+        gainStep = 1 / Float(max(1, sampleRate / 500))
+        masterGain = GainRamp(step: gainStep)
+        audioGain = GainRamp(step: gainStep)
         slots = .allocate(capacity: Self.slotCount)
-        slots.initialize(repeating: Slot(), count: Self.slotCount)
+        slots.initialize(repeating: Slot(gainStep: gainStep), count: Self.slotCount)
         pending = .allocate(capacity: Self.pendingCapacity)
         mix = .allocate(capacity: Self.maximumBlock)
         scratch = .allocate(capacity: Self.maximumBlock)
@@ -123,18 +127,16 @@ final class RenderLoop: @unchecked Sendable {
         mixLeft.initialize(repeating: 0, count: Self.maximumBlock)
         mixRight.initialize(repeating: 0, count: Self.maximumBlock)
         interleaved = .allocate(capacity: Self.maximumBlock * channelCount)
-        gainStep = 1 / Float(max(1, sampleRate / 500))
-        masterStep = gainStep
     }
 
-    /// Adapts the output stage to the device the engine opened. Call only while the audio
-    /// thread is not running.
+    /// Adapts the output stage to the device the engine opened (control side, holding the
+    /// lifecycle lock, while no audio thread runs).
     func configureOutput(channelCount: Int, periodFrames: Int) {
         blockFrames = max(16, min(periodFrames, Self.maximumBlock))
         guard channelCount != self.channelCount else { return }
         var profile = profile
         // The device has another channel count than the profile: copy the haptic signal to
-        // every channel, as DESIGN.md says for mono profiles.
+        // every channel, as a mono profile's is on a stereo device.
         profile.channelCount = channelCount
         profile.hapticChannels = Array(0..<channelCount)
         output = OutputStage(profile: profile, gain: gain)
@@ -143,23 +145,9 @@ final class RenderLoop: @unchecked Sendable {
         self.channelCount = channelCount
     }
 
-    /// Records why the audio thread ended (called once, as it ends).
-    func setEndError(_ error: HapticError?) { endError.withLock { $0 = error } }
-
-    /// The error that ended the audio thread, if any, left in place.
-    func endErrorRecorded() -> HapticError? { endError.withLock { $0 } }
-
-    /// Takes the error that ended the audio thread, if any.
-    func takeEndError() -> HapticError? {
-        endError.withLock { e in
-            defer { e = nil }
-            return e
-        }
-    }
-
     deinit {
         // Not the audio thread (it holds the loop while it runs): free what commands carry.
-        while let command = commands.pop() { command.releaseResources() }
+        while let command = mailbox.commands.pop() { command.releaseResources() }
         for i in 0..<pendingCount { pending[i].releaseResources() }
         for i in 0..<Self.slotCount { slots[i].synth?.release() }
         slots.deinitialize(count: Self.slotCount)
@@ -175,68 +163,38 @@ final class RenderLoop: @unchecked Sendable {
     }
 
     /// Chooses which event families sound from the next start on (`playsHapticsOnly`,
-    /// `playsAudioOnly`). Call only while the audio thread is not running.
+    /// `playsAudioOnly`). Control side, holding the lifecycle lock, while no audio thread runs.
     func setFamilies(haptics: Bool, audio: Bool) {
         playsHaptics = haptics
         playsAudio = audio
     }
 
-    /// Re-arms the loop for a new start of the engine's output.
+    /// Re-arms the loop for a new start of the engine's output (control side, holding the
+    /// lifecycle lock, just before the audio thread starts).
     func prepareForStart() {
-        stopRequested.store(false, ordering: .relaxed)
+        mailbox.clearStopRequest()
         stopping = false
         hasFadedOut = false
-        masterTarget = engineMuted ? 0 : 1
-        masterGain = masterTarget
-        masterStep = gainStep
-        audioGain = audioMuted ? 0 : 1
+        masterGain.target = engineMuted ? 0 : 1
+        masterGain.gain = masterGain.target
+        masterGain.step = gainStep
+        audioGain.gain = audioMuted ? 0 : 1
         idleFrames = 0
         reportedIdle = false
         startCount += 1
     }
 
-    /// Asks the audio thread to fade the output out and end (any thread).
-    ///
-    /// A flag rather than a command: the command queue has one producer at a time (``send``
-    /// serialises them), and a stop queued behind a full list of commands for future frames
-    /// would wait for them to fall due.
-    func requestFadeOutAndStop() {
-        stopRequested.store(true, ordering: .releasing)
-        endNap()
-    }
-
     /// Waits up to `nanoseconds` (audio thread), unless a command or a stop is waiting or
-    /// arrives meanwhile. Returns whether one did.
-    func nap(nanoseconds: Int) -> Bool {
-        isNapping.store(true, ordering: .sequentiallyConsistent)
-        // Checked after announcing the nap: a command pushed before it is seen here, one
-        // pushed after it finds the flag set and posts.
-        if commands.peek() != nil || isStopRequested {
-            if !isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.wait() }
-            return true
-        }
-        let woken = napEnd.wait(nanoseconds: nanoseconds)
-        // Timed out while a waker took the flag: its post is on its way; take it so that the
-        // next nap does not end at once.
-        if !woken && !isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.wait() }
-        return woken
-    }
-
-    /// Ends the audio thread's nap, if it is taking one (any thread, after queueing a command).
-    func endNap() {
-        if isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.signal() }
-    }
-
-    /// Whether a stop was asked for and not yet taken (the audio thread's idle naps end on it).
-    var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
+    /// arrives meanwhile. Returns whether one did (see ``EngineMailbox/nap(nanoseconds:)``).
+    func nap(nanoseconds: Int) -> Bool { mailbox.nap(nanoseconds: nanoseconds) }
 
     /// Renders the next `frames` (≤ ``maximumBlock``) and returns the interleaved samples.
     func renderBlock(frames: Int) -> UnsafeBufferPointer<Float> {
-        if stopRequested.exchange(false, ordering: .acquiring) {
+        if mailbox.takeStopRequest() {
             stopping = true
-            masterTarget = 0
+            masterGain.target = 0
             // 5 ms: short enough to feel immediate, long enough not to click.
-            masterStep = 1 / Float(max(1, sampleRate / 200))
+            masterGain.step = 1 / Float(max(1, sampleRate / 200))
         }
         drainCommandQueue()
         mix.update(repeating: 0, count: frames)
@@ -266,7 +224,7 @@ final class RenderLoop: @unchecked Sendable {
         } else {
             output.write(mono: mix, frames: frames, into: interleaved)
         }
-        clipped.store(output.clippedSamples, ordering: .relaxed)
+        mailbox.publishClipped(output.clippedSamples)
         trackIdleness(frames: frames)
         releaseRetiredCurves()
         return UnsafeBufferPointer(start: interleaved, count: frames * channelCount)
@@ -284,7 +242,7 @@ final class RenderLoop: @unchecked Sendable {
     // MARK: Commands
 
     private func drainCommandQueue() {
-        while let command = commands.peek() {
+        while let command = mailbox.commands.peek() {
             if pendingCount < Self.pendingCapacity {
                 pending[pendingCount] = command
                 pendingCount += 1
@@ -294,7 +252,7 @@ final class RenderLoop: @unchecked Sendable {
             } else {
                 return
             }
-            _ = commands.pop()
+            _ = mailbox.commands.pop()
         }
     }
 
@@ -335,8 +293,8 @@ final class RenderLoop: @unchecked Sendable {
         case .muteEngine(let muted):
             engineMuted = muted
             if !stopping {
-                masterTarget = muted ? 0 : 1
-                masterStep = gainStep
+                masterGain.target = muted ? 0 : 1
+                masterGain.step = gainStep
             }
             return
         case .muteAudio(let muted):
@@ -351,12 +309,20 @@ final class RenderLoop: @unchecked Sendable {
         }
         switch command.action {
         case .attach(let synth):
+            // Releasing a synth here is safe: it is never the last reference, so nothing is
+            // freed on this thread. A synth in a slot is retained twice, by the slot (the
+            // `passRetained` of `HapticEngine.attach`) and by the engine's `PlayerTable`
+            // (claimed before the attach is sent, kept as `retiring` after the player goes
+            // until the notification thread handles `.detached`, which this thread posts
+            // after the release). The slot is normally empty here: it is claimed again only
+            // once its detach is queued, and the queue is in order.
             slots[index].synth?.release()
-            slots[index] = Slot()
+            slots[index] = Slot(gainStep: gainStep)
             slots[index].synth = synth
         case .detach:
+            // The slot's retain (see `.attach`); the table's goes on the notification thread.
             slots[index].synth?.release()
-            slots[index] = Slot()
+            slots[index] = Slot(gainStep: gainStep)
             removePending(slot: index)
             post(.detached(slot: index))
         case .start(let offset, let run):
@@ -364,45 +330,32 @@ final class RenderLoop: @unchecked Sendable {
             synth.playsHaptics = playsHaptics
             synth.playsAudio = playsAudio
             // Values sent before the start hold (Core Haptics applies parameters sent before
-            // a player starts); `seek` carries those in effect over to the pattern's start.
-            // Seek first: a paused synth only moves, and unpausing then starts what is in
-            // progress at `offset` (unpausing first would sound the old position for 2 ms).
-            synth.seek(to: offset)
-            synth.setPaused(false)
-            slots[index].state = .playing
+            // a player starts): the transport's start carries them over to `offset`.
+            slots[index].transport.start(synth, at: offset)
             slots[index].run = run
-            slots[index].wrapsLeft = slots[index].loopCount - 1
         case .stop:
-            guard slots[index].state != .idle, let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            synth.stop()
-            slots[index].state = .stopping
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            slots[index].transport.stop(synth)
         case .cancel:
             removePending(slot: index)
-            guard slots[index].state != .idle, let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            synth.stop()
-            slots[index].state = .stopping
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            slots[index].transport.stop(synth)
         case .pause:
-            guard slots[index].state == .playing, let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            synth.setPaused(true)
-            slots[index].state = .paused
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            slots[index].transport.pause(synth)
         case .resume:
-            guard slots[index].state == .paused, let synth = slots[index].synth?.takeUnretainedValue() else { return }
-            synth.setPaused(false)
-            slots[index].state = .playing
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            slots[index].transport.resume(synth)
         case .seek(let offset):
-            // A paused synth only moves (no sound until resume).
-            slots[index].synth?.takeUnretainedValue().seek(to: offset)
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            slots[index].transport.seek(synth, to: offset)
         case .setRate(let rate):
-            slots[index].synth?.takeUnretainedValue().setRate(rate)
+            guard let synth = slots[index].synth?.takeUnretainedValue() else { return }
+            slots[index].transport.setRate(synth, rate)
         case .setLoop(let enabled, let end, let count):
-            slots[index].loopEnabled = enabled
-            slots[index].loopEnd = end
-            slots[index].loopCount = count
-            slots[index].wrapsLeft = count - 1
+            slots[index].transport.setLoop(enabled: enabled, end: end, count: count)
         case .setMuted(let muted):
-            slots[index].targetGain = muted ? 0 : 1
-            // A silent player needs no ramp: it starts at its target.
-            if slots[index].state == .idle { slots[index].gain = slots[index].targetGain }
+            slots[index].transport.setMuted(muted)
         case .control(let control, var element):
             guard let synth = slots[index].synth?.takeUnretainedValue() else {
                 drop(command)
@@ -417,7 +370,7 @@ final class RenderLoop: @unchecked Sendable {
 
     @inline(__always)
     private func uncount(_ command: EngineCommand) {
-        if command.isScheduled { scheduledCommands.subtract(1, ordering: .relaxed) }
+        if command.isScheduled { mailbox.scheduledCommands.subtract(1, ordering: .relaxed) }
     }
 
     /// Drops a slot's waiting commands, except its detach (the slot must still be freed).
@@ -455,39 +408,14 @@ final class RenderLoop: @unchecked Sendable {
             guard slots[index].state != .idle, let unmanaged = slots[index].synth else { continue }
             let synth = unmanaged.takeUnretainedValue()
             var done = 0
-            var wraps = false
             while done < frames {
-                var count = frames - done
-                // Loop boundaries fall on their exact frame.
-                let justWrapped = wraps
-                wraps = false
-                let looping = slots[index].loopEnabled && (slots[index].loopCount == 0 || slots[index].wrapsLeft > 0)
-                if looping && slots[index].state == .playing {
-                    let end = slots[index].loopEnd > 0 ? slots[index].loopEnd : synth.naturalLoopEnd
-                    // In Double: far past the end (a seek) the frame count overflows Int.
-                    let untilEnd = ((end - synth.patternTime) * sampleRate / synth.rate).rounded()
-                    if untilEnd <= Double(count) {
-                        // A loop shorter than a frame (tiny loop end, high rate) still plays a
-                        // frame per wrap, or this loop would wrap forever without advancing.
-                        count = max(justWrapped ? 1 : 0, Int(max(0, untilEnd)))
-                        wraps = true
-                    }
-                }
+                // Loop boundaries fall on their exact frame: a span ends there.
+                let count = slots[index].transport.nextSpan(of: synth, atMost: frames - done)
                 if count > 0 { mixSynth(synth, slot: index, into: destination + done, frames: count) }
                 done += count
-                if wraps {
-                    synth.seek(to: 0)
-                    if slots[index].loopCount > 0 { slots[index].wrapsLeft -= 1 }
-                }
+                slots[index].transport.endSpan(of: synth)
             }
-            switch slots[index].state {
-            case .playing where synth.isFinished && !(slots[index].loopEnabled && (slots[index].loopCount == 0 || slots[index].wrapsLeft > 0)),
-                .stopping where !synth.isSounding:
-                slots[index].state = .idle
-                post(.finished(slot: index, run: slots[index].run))
-            default:
-                break
-            }
+            if slots[index].transport.finishIfDone(synth) { post(.finished(slot: index, run: slots[index].run)) }
         }
     }
 
@@ -501,79 +429,38 @@ final class RenderLoop: @unchecked Sendable {
             scratchLeft.update(repeating: 0, count: frames)
             scratchRight.update(repeating: 0, count: frames)
             synth.render(adding: scratch, audioLeft: scratchLeft, audioRight: scratchRight, frames: frames)
+            // Before the haptic signal moves the ramp on: the same per-sample gains.
             let at = destination - mix
-            let startGain = slots[index].gain
-            addAudio(from: startGain, to: slots[index].targetGain, into: mixLeft + at, mixRight + at, frames: frames)
+            slots[index].transport.gain.add(left: scratchLeft, right: scratchRight, into: mixLeft + at, mixRight + at, frames: frames)
             audioInBlock = true
         } else {
             synth.render(adding: scratch, frames: frames)
         }
-        var gain = slots[index].gain
-        let target = slots[index].targetGain
-        if gain == 1 && target == 1 {
-            // A block in which none of the player's voices sounded adds nothing.
-            guard synth.lastBlockSounded else { return }
-            for i in 0..<frames { destination[i] += scratch[i] }
-            return
-        }
-        for i in 0..<frames {
-            if gain < target { gain = min(target, gain + gainStep) } else if gain > target { gain = max(target, gain - gainStep) }
-            destination[i] += scratch[i] * gain
-        }
-        slots[index].gain = gain
-    }
-
-    /// Adds one synth's audio pair into the audio mix through the player's gain ramp (the
-    /// same per-sample gains its haptic signal gets).
-    private func addAudio(from start: Float, to target: Float, into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
-        if start == 1 && target == 1 {
-            for i in 0..<frames {
-                left[i] += scratchLeft[i]
-                right[i] += scratchRight[i]
-            }
-            return
-        }
-        var gain = start
-        for i in 0..<frames {
-            if gain < target { gain = min(target, gain + gainStep) } else if gain > target { gain = max(target, gain - gainStep) }
-            left[i] += scratchLeft[i] * gain
-            right[i] += scratchRight[i] * gain
-        }
+        // A block in which none of the player's voices sounded adds nothing.
+        if slots[index].transport.gain.isUnity && !synth.lastBlockSounded { return }
+        slots[index].transport.gain.add(scratch, into: destination, frames: frames)
     }
 
     private func applyMaster(frames: Int) {
         applyAudioGain(frames: frames)
-        if masterGain == 1 && masterTarget == 1 { return }
-        var gain = masterGain
-        for i in 0..<frames {
-            if gain < masterTarget { gain = min(masterTarget, gain + masterStep) } else if gain > masterTarget { gain = max(masterTarget, gain - masterStep) }
-            mix[i] *= gain
-        }
-        masterGain = gain
-        if stopping && gain == 0 && audioGain == 0 { hasFadedOut = true }
+        if masterGain.isUnity { return }
+        masterGain.scale(mix, frames: frames)
+        if stopping && masterGain.gain == 0 && audioGain.gain == 0 { hasFadedOut = true }
     }
 
     /// The audio mix's gain: `isMutedForAudio` ramps it over 2 ms, a stop fades it with the
     /// haptics over 5 ms.
     private func applyAudioGain(frames: Int) {
-        let target: Float = stopping || audioMuted ? 0 : 1
-        let step = stopping ? masterStep : gainStep
-        var gain = audioGain
-        if gain == 1 && target == 1 { return }
-        guard audioInBlock else {
+        audioGain.target = stopping || audioMuted ? 0 : 1
+        audioGain.step = stopping ? masterGain.step : gainStep
+        if audioGain.isUnity { return }
+        if audioInBlock {
+            audioGain.scale(left: mixLeft, right: mixRight, frames: frames)
+        } else {
             // Nothing sounds: the gain moves on as if it had.
-            let move = step * Float(frames)
-            audioGain = gain < target ? min(target, gain + move) : max(target, gain - move)
-            if stopping && masterGain == 0 && audioGain == 0 { hasFadedOut = true }
-            return
+            audioGain.skip(frames: frames)
         }
-        for i in 0..<frames {
-            if gain < target { gain = min(target, gain + step) } else if gain > target { gain = max(target, gain - step) }
-            mixLeft[i] *= gain
-            mixRight[i] *= gain
-        }
-        audioGain = gain
-        if stopping && masterGain == 0 && audioGain == 0 { hasFadedOut = true }
+        if stopping && masterGain.gain == 0 && audioGain.gain == 0 { hasFadedOut = true }
     }
 
     private func trackIdleness(frames: Int) {
@@ -588,7 +475,7 @@ final class RenderLoop: @unchecked Sendable {
             return
         }
         idleFrames += frames
-        let timeout = idleTimeoutFrames.load(ordering: .relaxed)
+        let timeout = mailbox.idleTimeoutFrames.load(ordering: .relaxed)
         if timeout > 0 && idleFrames >= timeout && !reportedIdle {
             reportedIdle = true
             post(.idle(start: startCount))
@@ -605,11 +492,11 @@ final class RenderLoop: @unchecked Sendable {
             var s = 0.0
             var w = 0.0
             synth.addMotorLevels(strong: &s, weak: &w)
-            let playerGain = Double(slots[index].gain)
+            let playerGain = Double(slots[index].transport.gain.gain)
             strong += s * playerGain
             weak += w * playerGain
         }
-        let master = Double(masterGain) * gain
+        let master = Double(masterGain.gain) * gain
         return (RumbleRenderer.magnitude(strong * master), RumbleRenderer.magnitude(weak * master))
     }
 
@@ -621,8 +508,7 @@ final class RenderLoop: @unchecked Sendable {
     func stopAllPlayers() {
         drainCommandQueue()
         for index in 0..<Self.slotCount where slots[index].state != .idle {
-            slots[index].synth?.takeUnretainedValue().silence()
-            slots[index].state = .idle
+            if let synth = slots[index].synth?.takeUnretainedValue() { slots[index].transport.silence(synth) }
             post(.finished(slot: index, run: slots[index].run))
         }
         let count = pendingCount
@@ -659,10 +545,6 @@ final class RenderLoop: @unchecked Sendable {
         (0..<Self.slotCount).contains { slots[$0].state != .idle }
     }
 
-    func post(_ event: EngineEvent) {
-        // When the notification thread is 4096 events behind, the event is lost (a long curve's
-        // points leak rather than being freed here).
-        _ = events.push(event)
-        wake.signal()
-    }
+    /// Posts an event to the notification thread (this loop's owner is the events' producer).
+    private func post(_ event: EngineEvent) { mailbox.post(event) }
 }

@@ -4,8 +4,8 @@ import Synchronization
 ///
 /// The real-time side (consumer of commands, producer of events) never waits and never
 /// allocates: positions are atomics, slots are preallocated. Several threads may produce only
-/// if they serialise among themselves (``CommandQueue`` does that with a lock the real-time
-/// thread never touches).
+/// if they serialise among themselves (``HapticEngine/send(_:)`` does that with the engine's
+/// producer lock, which the real-time thread never touches).
 ///
 /// Slots are initialised when pushed and moved out when popped, never all at creation: a
 /// command is a few hundred bytes, and filling 4,096 of them with `nil` cost a millisecond and
