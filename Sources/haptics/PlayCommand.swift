@@ -239,7 +239,10 @@ struct PlayCommand: Command {
         if let signal = interruption.signal {
             // The deadline got there first: it has written the line and is ending the process.
             guard !exitLineClaimed.exchange(true, ordering: .acquiringAndReleasing) else { while true { pause() } }
-            throw CLIError(message: signal == SIGTERM ? "terminated" : "interrupted", code: ExitCode(128 + signal))
+            // Written here, not by the caller: once claimed, the deadline may `_exit` at any
+            // moment without it, and unwinding to `main` under load has taken longer than that.
+            writeErrorLine(signal == SIGTERM ? "haptics: terminated" : "haptics: interrupted")
+            throw ExitCode(128 + signal)
         }
         if let error = engine.outputError {
             throw CLIError.deviceUnavailable(error.description)
