@@ -1,4 +1,4 @@
-import CKissFFT
+import CSoundLibraries
 import FoundationEssentials
 import HapticsCore
 

@@ -1,4 +1,4 @@
-import CSndFile
+import CSoundLibraries
 import Foundation
 import HapticsCore
 import HapticsFormats

@@ -1,6 +1,7 @@
 import Dispatch
 import HapticsRender
 import Synchronization
+import HapticsSystem
 
 /// The audio thread's state: player slots, commands waiting for their frame, the mix.
 ///
