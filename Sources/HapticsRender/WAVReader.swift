@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import HapticsSystem
 
 /// A failure loading the sound file of an `AudioCustom` event, naming the file.
 public struct SoundFileError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -86,7 +87,7 @@ package final class AudioClip: @unchecked Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw fail(.unreadable, "cannot read the sound file (\(String(cString: strerror(errno))))")
+            throw fail(.unreadable, "cannot read the sound file (\(Errno.current))")
         }
         guard data.count <= byteLimit else {
             throw fail(.tooLarge, "the sound file is \(data.count) bytes, more than the \(byteLimit >> 20) MiB limit")
