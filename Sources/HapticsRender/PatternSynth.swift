@@ -258,8 +258,8 @@ package final class PatternSynth {
         frame = blockEnd
     }
 
-    /// Adds the sounding voices' motor levels (DESIGN.md §3): each voice's amplitude split by
-    /// its sharpness, `strong += a·(1 − s)`, `weak += a·s`.
+    /// Adds the sounding voices' motor levels (the rumble mapping, docs/ARCHITECTURE.md): each
+    /// voice's amplitude split by its sharpness, `strong += a·(1 − s)`, `weak += a·s`.
     package func addMotorLevels(strong: inout Double, weak: inout Double) {
         for i in 0..<activeVoices {
             let a = voices[i].motorAmplitude

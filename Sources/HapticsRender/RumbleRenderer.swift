@@ -26,7 +26,8 @@ public struct RumbleFrame: Sendable, Hashable, Codable {
 ///
 /// The same synthesis as ``HapticRenderer`` runs at 1 kHz (one frame a millisecond), so
 /// envelopes, parameters and curves mean exactly what they mean for actuators; every
-/// `interval` the sounding voices are mapped to the two motors (DESIGN.md §3): amplitude split
+/// `interval` the sounding voices are mapped to the two motors (the rumble mapping,
+/// docs/ARCHITECTURE.md): amplitude split
 /// by sharpness, strong `a·(1 − s)`, weak `a·s`, each clamped to 0…1, scaled by the gain and
 /// sent as 16-bit magnitudes. Transients last at least 40 ms, so a motor has time to spin up.
 public final class RumbleRenderer {

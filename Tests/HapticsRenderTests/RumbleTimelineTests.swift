@@ -2,7 +2,7 @@ import HapticsCore
 import Testing
 @testable import HapticsRender
 
-/// The dual-motor timeline (DESIGN.md §3, rumble mapping), measured frame by frame.
+/// The dual-motor timeline (the rumble mapping, docs/ARCHITECTURE.md), measured frame by frame.
 @Suite("Rumble timeline")
 struct RumbleTimelineTests {
     func level(_ frame: RumbleFrame) -> Int { Int(frame.strong) + Int(frame.weak) }

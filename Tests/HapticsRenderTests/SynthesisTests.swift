@@ -4,7 +4,8 @@ import HapticsTestSupport
 import Testing
 @testable import HapticsRender
 
-/// Signal tests: render patterns and measure the samples against DESIGN.md §3.
+/// Signal tests: render patterns and measure the samples against the synthesis rules
+/// (docs/ARCHITECTURE.md, "Synthesise").
 @Suite("Synthesis")
 struct SynthesisTests {
     let rate = 48_000.0
