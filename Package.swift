@@ -59,7 +59,7 @@ let package = Package(
         // Layer 1: the pattern model and the AHAP format. No I/O beyond reading files.
         .target(name: "HapticsCore", dependencies: ["HapticsSystem"]),
         // Layer 2: synthesis — profiles, voices, mixer, rumble mapping, WAV.
-        .target(name: "HapticsRender", dependencies: ["HapticsCore", "HapticsSystem", "CSystem", "CSoundLibraries"]),
+        .target(name: "HapticsRender", dependencies: ["HapticsCore", "HapticsSystem", "CSystem", "COptionalLibraries"]),
         // What Swift cannot call itself: a timed semaphore wait (a GNU extension Glibc does not
         // declare) and printf's `%.*f` (variadic).
         .target(name: "CSystem"),
@@ -81,9 +81,9 @@ let package = Package(
         .target(name: "CLinuxInput"),
         // Other platforms' formats (Meta .haptic, Android, Web, feedbackd) and audio-to-haptics
         // analysis, reading sound files through libsndfile and transforming them with kissfft.
-        .target(name: "HapticsFormats", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsSystem", "CSoundLibraries"]),
-        // libsndfile, libsoxr and kissfft, opened on first use (not linked): one table each.
-        .target(name: "CSoundLibraries"),
+        .target(name: "HapticsFormats", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsSystem", "COptionalLibraries"]),
+        // libsndfile, libsoxr, kissfft and librsvg, opened on first use (not linked): one table each.
+        .target(name: "COptionalLibraries"),
         // Every haptic output the machine has (ALSA actuators, evdev vibration motors, gamepads,
         // touchpads, the DualSense), what each can do, and the one choice the command, the
         // library, CoreHaptics and the feedback service share.
@@ -105,7 +105,7 @@ let package = Package(
         // Unsafe flags are allowed here: no other package builds this target.
         .executableTarget(
             name: "haptics",
-            dependencies: ["Haptics", "HapticsFormats", "HapticsService", "HapticsSystem", "CSystem"],
+            dependencies: ["Haptics", "HapticsFormats", "HapticsService", "HapticsSystem", "CSystem", "COptionalLibraries"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])],
             linkerSettings: [
                 .unsafeFlags(
@@ -148,7 +148,7 @@ let package = Package(
         // The tests write FLAC, Ogg and MP3 files with libsndfile directly (the library loads it
         // only when analysing).
         .testTarget(
-            name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSoundLibraries"],
+            name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "COptionalLibraries"],
             linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "HapticsOutputsTests", dependencies: ["HapticsOutputs", "HapticsPlayback", "HapticsTestSupport"]),
         .testTarget(name: "HapticsServiceTests", dependencies: ["HapticsService", "Haptics", "HapticsTestSupport"], exclude: ["Clients"]),

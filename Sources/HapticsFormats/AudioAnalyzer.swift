@@ -1,4 +1,4 @@
-import CSoundLibraries
+import COptionalLibraries
 import FoundationEssentials
 import HapticsCore
 

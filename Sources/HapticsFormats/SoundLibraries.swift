@@ -1,10 +1,10 @@
-import CSoundLibraries
+import COptionalLibraries
 import FoundationEssentials
 
 /// libsndfile and kissfft, loaded the first time a sound is analysed instead of linked: the
 /// `haptics` binary then starts on machines that have neither (play, render, convert need
 /// them not), and `analyze` says which package to install where they are missing. The tables
-/// are `CSoundLibraries`' (libsndfile's is the one the renderer decodes sound files with).
+/// are `COptionalLibraries`' (libsndfile's is the one the renderer decodes sound files with).
 enum SoundLibraries {
     /// The functions of libsndfile that reading a sound needs.
     struct SndFile: @unchecked Sendable {

@@ -1,10 +1,10 @@
-import CSoundLibraries
+import COptionalLibraries
 import FoundationEssentials
 import Glibc
 
 // Sound files other than WAV, and sounds at another rate than the output's: libsndfile
 // decodes every format it reads (AIFF, CAF, FLAC, Ogg Vorbis and Opus, MP3, …), libsoxr
-// resamples. Both are opened the first time they are needed (`CSoundLibraries`), as the
+// resamples. Both are opened the first time they are needed (`COptionalLibraries`), as the
 // toolkit opens its other optional libraries, so nothing loads them at launch and a machine
 // without them still plays WAV files at the output's rate.
 

@@ -1,4 +1,4 @@
-import CSoundLibraries
+import COptionalLibraries
 import Foundation
 import HapticsFormats
 import HapticsTestSupport

@@ -58,7 +58,7 @@ enum PublicSymbols {
             "-minimum-access-level", "public", "-skip-synthesized-members",
         ]
         // The C shims' module maps, which modules that import them need to load.
-        for shim in ["CALSA", "CLinuxInput", "CPulse", "CSystem", "CSoundLibraries"] {
+        for shim in ["CALSA", "CLinuxInput", "CPulse", "CSystem", "COptionalLibraries"] {
             arguments += ["-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("\(shim).build/module.modulemap").path]
         }
         let process = Process()

@@ -2,7 +2,7 @@
 // functions, and a table filled once under pthread_once. After that first call, a lookup is a
 // load of a pointer.
 
-#include "CSoundLibraries.h"
+#include "COptionalLibraries.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -44,3 +44,8 @@ LIBRARY(haptics_soxr, haptics_soxr, "soxr_oneshot")
 
 static const char *const haptics_kissfft_names[] = {"libkissfft-float.so.131", "libkissfft-float.so", NULL};
 LIBRARY(haptics_kissfft, haptics_kissfft, "kiss_fftr_alloc", "kiss_fftr")
+
+static const char *const haptics_rsvg_names[] = {"librsvg-2.so.2", "librsvg-2.so", NULL};
+LIBRARY(haptics_rsvg, haptics_rsvg, "rsvg_handle_new_from_data", "rsvg_handle_render_document", "g_object_unref",
+        "g_error_free", "cairo_image_surface_create", "cairo_surface_status", "cairo_surface_destroy", "cairo_create",
+        "cairo_destroy", "cairo_set_source_rgb", "cairo_paint", "cairo_surface_write_to_png_stream")
