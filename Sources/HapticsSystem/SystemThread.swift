@@ -88,7 +88,9 @@ package final class SystemLock: @unchecked Sendable {
 }
 
 /// A counting semaphore (POSIX `sem_t`), as Foundation's `DispatchSemaphore` without
-/// Dispatch: what hands blocks between the two threads of a long render.
+/// Dispatch: what one thread waits on for another (a thread's end, a nap's end, a render's
+/// blocks, a player's completion). Posting never blocks or allocates, so the audio thread may
+/// post; timed waits end at a deadline on the monotonic clock.
 package final class SystemSemaphore: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
 
