@@ -54,10 +54,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // Layer 0: what every layer needs of the system — threads, locks and semaphores, the
+        // atomic file writer, private folders, bounded file reading, errno and EINTR, optional
+        // libraries opened on first use.
+        .target(name: "HapticsSystem", dependencies: ["CSystem"]),
         // Layer 1: the pattern model and the AHAP format. No I/O beyond reading files.
-        .target(name: "HapticsCore"),
+        .target(name: "HapticsCore", dependencies: ["HapticsSystem"]),
         // Layer 2: synthesis — profiles, voices, mixer, rumble mapping, WAV.
-        .target(name: "HapticsRender", dependencies: ["HapticsCore", "CSystem", "CSndFile"]),
+        .target(name: "HapticsRender", dependencies: ["HapticsCore", "HapticsSystem", "CSystem", "COptionalLibraries"]),
         // What Swift cannot call itself: a timed semaphore wait (a GNU extension Glibc does not
         // declare) and printf's `%.*f` (variadic).
         .target(name: "CSystem"),
@@ -68,7 +72,7 @@ let package = Package(
             plugins: ["EmbedPatterns"]
         ),
         // Layer 3: real time — engine, players, scheduler, ALSA and evdev sinks.
-        .target(name: "HapticsPlayback", dependencies: ["HapticsRender", "CALSA", "CPulse", "CLinuxInput"]),
+        .target(name: "HapticsPlayback", dependencies: ["HapticsRender", "HapticsSystem", "CALSA", "CPulse", "CLinuxInput"]),
         // libasound, opened on first use rather than linked (library.c), plus a C shim for what
         // Swift cannot call (variadic error handler).
         .target(name: "CALSA"),
@@ -79,23 +83,23 @@ let package = Package(
         .target(name: "CLinuxInput"),
         // Other platforms' formats (Meta .haptic, Android, Web, feedbackd) and audio-to-haptics
         // analysis, reading sound files through libsndfile and transforming them with kissfft.
-        .target(name: "HapticsFormats", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "CSndFile", "CKissFFT"]),
-        .systemLibrary(name: "CSndFile", path: "Sources/CSndFile"),
-        .systemLibrary(name: "CKissFFT", path: "Sources/CKissFFT"),
+        .target(name: "HapticsFormats", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsSystem", "COptionalLibraries"]),
+        // libsndfile, libsoxr, kissfft and librsvg, opened on first use (not linked): one table each.
+        .target(name: "COptionalLibraries"),
         // Every haptic output the machine has (ALSA actuators, evdev vibration motors, gamepads,
         // touchpads, the DualSense), what each can do, and the one choice the command, the
         // library, CoreHaptics and the feedback service share.
-        .target(name: "HapticsOutputs", dependencies: ["HapticsPlayback", "HapticsPresets"]),
+        .target(name: "HapticsOutputs", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsSystem"]),
         // The umbrella library apps import.
-        .target(name: "Haptics", dependencies: ["HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback", "HapticsOutputs"]),
+        .target(name: "Haptics", dependencies: ["HapticsSystem", "HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback", "HapticsOutputs"]),
         // The feedback service (`haptics daemon`): feedbackd's D-Bus interface over the engine,
         // feedbackd's themes and profiles.
-        .target(name: "HapticsService", dependencies: ["Haptics", "HapticsFormats", "CSDBus"]),
+        .target(name: "HapticsService", dependencies: ["Haptics", "HapticsFormats", "HapticsSystem", "CSDBus"]),
         // sd-bus from libsystemd, opened on first use (not linked), for the feedback service:
         // its vtables, message parsing and varargs calls in C.
         .target(name: "CSDBus"),
         // `import CoreHaptics`: Apple's names and types, a thin layer over the native engine.
-        .target(name: "CoreHaptics", dependencies: ["Haptics"]),
+        .target(name: "CoreHaptics", dependencies: ["Haptics", "HapticsSystem"]),
         // Linked by lld with each function in a section of its own and those start-up runs
         // placed first, in the order scripts/startup-order.sh recorded: a run touches a few
         // contiguous pages of code instead of pages all over the binary (issue #15's start-up
@@ -103,7 +107,7 @@ let package = Package(
         // Unsafe flags are allowed here: no other package builds this target.
         .executableTarget(
             name: "haptics",
-            dependencies: ["Haptics", "HapticsFormats", "HapticsService", "CSystem"],
+            dependencies: ["Haptics", "HapticsFormats", "HapticsService", "HapticsSystem", "CSystem", "COptionalLibraries"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])],
             linkerSettings: [
                 .unsafeFlags(
@@ -121,9 +125,9 @@ let package = Package(
         // What the benchmarks share, and the tests through HapticsTestSupport: running a child
         // (posix_spawn, never Foundation's Process), a private PulseAudio server, statistics.
         .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
-        .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender", "BenchmarkSupport"], path: "Benchmarks/RenderBenchmark"),
+        .executableTarget(name: "render-benchmark", dependencies: ["HapticsRender", "HapticsSystem", "BenchmarkSupport"], path: "Benchmarks/RenderBenchmark"),
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics", "BenchmarkSupport"], path: "Benchmarks/PlaybackBenchmark"),
-        .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats"], path: "Benchmarks/AnalyzeBenchmark"),
+        .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats", "HapticsSystem"], path: "Benchmarks/AnalyzeBenchmark"),
         .executableTarget(name: "latency-benchmark", dependencies: ["Haptics", "BenchmarkSupport"], path: "Benchmarks/LatencyBenchmark"),
         // `haptics daemon` against Debian's feedbackd: TriggerFeedback → first sample, CPU (#25).
         .executableTarget(name: "service-latency-benchmark", dependencies: ["BenchmarkSupport"], path: "Benchmarks/ServiceLatencyBenchmark"),
@@ -140,13 +144,14 @@ let package = Package(
             name: "HapticsCoreTests",
             dependencies: ["HapticsCore", "HapticsTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsSystemTests", dependencies: ["HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsRenderTests", dependencies: ["HapticsRender", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPresetsTests", dependencies: ["HapticsPresets", "HapticsRender", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPlaybackTests", dependencies: ["HapticsPlayback", "HapticsPresets", "HapticsTestSupport", "BenchmarkSupport"]),
         // The tests write FLAC, Ogg and MP3 files with libsndfile directly (the library loads it
         // only when analysing).
         .testTarget(
-            name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "CSndFile"],
+            name: "HapticsFormatsTests", dependencies: ["HapticsFormats", "HapticsRender", "HapticsTestSupport", "COptionalLibraries"],
             linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "HapticsOutputsTests", dependencies: ["HapticsOutputs", "HapticsPlayback", "HapticsTestSupport"]),
         .testTarget(

@@ -8,6 +8,7 @@
 import Foundation
 import HapticsFormats
 import HapticsRender
+import HapticsSystem
 
 let arguments = CommandLine.arguments.dropFirst()
 let seconds = arguments.first.flatMap(Double.init) ?? 60

@@ -18,6 +18,7 @@ import BenchmarkSupport
 import Foundation
 import HapticsCore
 import HapticsRender
+import HapticsSystem
 
 // MARK: ChildProcess: one render
 

@@ -4,15 +4,8 @@
 #include <stdio.h>
 #include <time.h>
 
-int haptics_semaphore_wait(sem_t *semaphore, long nanoseconds) {
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += nanoseconds / 1000000000L;
-    deadline.tv_nsec += nanoseconds % 1000000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec += 1;
-        deadline.tv_nsec -= 1000000000L;
-    }
+int haptics_semaphore_wait_until(sem_t *semaphore, long deadline_nanoseconds) {
+    struct timespec deadline = {deadline_nanoseconds / 1000000000L, deadline_nanoseconds % 1000000000L};
     return sem_clockwait(semaphore, CLOCK_MONOTONIC, &deadline);
 }
 

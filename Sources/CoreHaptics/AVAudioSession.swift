@@ -1,4 +1,5 @@
 import Foundation
+import HapticsSystem
 
 /// Stands in for AVFoundation's audio session so that the session set-up iOS code does right
 /// before `CHHapticEngine(audioSession:)` compiles unchanged.
@@ -17,7 +18,7 @@ import Foundation
 /// behind that guard; `import CoreHaptics` brings this class.
 open class AVAudioSession {
     nonisolated(unsafe) private static let shared = AVAudioSession()
-    private let lock = NSLock()
+    private let lock = SystemLock()
     private var settings = (category: Category.soloAmbient, mode: Mode.default, options: CategoryOptions(), active: false)
 
     /// The process's one session, as on Apple's platforms.

@@ -1,5 +1,6 @@
 import Foundation
 import Haptics
+import HapticsSystem
 
 /// The connection to the haptic output, as in Apple's SDK: it starts and stops the output,
 /// makes players, and reports when it stopped on its own.
@@ -452,7 +453,7 @@ open class CHHapticEngine {
 /// The engine's handlers, shared with the native engine's callbacks (which may run while the
 /// engine is being released, to report ``CHHapticEngine/StoppedReason/engineDestroyed``).
 private final class Handlers: @unchecked Sendable {
-    let lock = NSLock()
+    let lock = SystemLock()
     var stopped = Unchecked<CHHapticEngine.StoppedHandler>(value: { _ in })
     var reset = Unchecked<CHHapticEngine.ResetHandler>(value: {})
 }
@@ -463,7 +464,7 @@ private final class Handlers: @unchecked Sendable {
 /// the app stops the engine or the engine is released. The native engine calls the reset
 /// handler when such a start succeeds; apps restart their players there.
 private final class Recovery: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = SystemLock()
     private weak var engine: HapticEngine?
     /// Bumped by each failure and each cancel: an attempt of an older generation gives up.
     private var generation = 0
@@ -495,9 +496,9 @@ private final class Recovery: @unchecked Sendable {
 /// Whether a call is still running, for a callback to tell whether it runs inside it, and
 /// to wait until it has returned.
 private final class CallInProgress: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = SystemLock()
     private var inProgress = true
-    private let ended = DispatchSemaphore(value: 0)
+    private let ended = SystemSemaphore(value: 0)
     var isInProgress: Bool { lock.withLock { inProgress } }
 
     func end() {
@@ -513,7 +514,7 @@ private final class CallInProgress: @unchecked Sendable {
 
 /// Registered audio resources and how many players use each.
 private final class AudioResources: @unchecked Sendable {
-    let lock = NSLock()
+    let lock = SystemLock()
     var registered: [CHHapticAudioResourceID: HapticEvent.AudioResource] = [:]
     var users: [CHHapticAudioResourceID: Int] = [:]
     private var nextID = 1

@@ -1,5 +1,6 @@
 import Foundation
 import Haptics
+import HapticsSystem
 
 /// Plays one pattern on an engine, as in Apple's SDK; made by
 /// ``CHHapticEngine/makePlayer(with:)``.
@@ -114,7 +115,7 @@ class NativePatternPlayer: CHHapticPatternPlayer, @unchecked Sendable {
 /// A ``CHHapticAdvancedPatternPlayer`` over a native advanced player.
 final class NativeAdvancedPatternPlayer: NativePatternPlayer, CHHapticAdvancedPatternPlayer, @unchecked Sendable {
     private var advanced: HapticAdvancedPatternPlayer { player as! HapticAdvancedPatternPlayer }
-    private let lock = NSLock()
+    private let lock = SystemLock()
     private var handler: CHHapticAdvancedPatternPlayerCompletionHandler = { _ in }
 
     func pause(atTime time: TimeInterval) throws { try mapped { () throws(HapticError) in try advanced.pause(atTime: time) } }

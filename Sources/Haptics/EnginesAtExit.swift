@@ -1,6 +1,6 @@
-import Dispatch
 import Glibc
 import Synchronization
+import HapticsSystem
 
 /// Closes engines' outputs when the process exits, so that a program that plays and exits
 /// (`Haptics.play`, a `CHHapticEngine` never stopped) leaves what it started heard and its
@@ -40,14 +40,14 @@ package enum EnginesAtExit {
             defer { entries = [] }
             return (entries ?? []).compactMap(\.engine)
         }
-        let deadline = DispatchTime.now() + .nanoseconds(Int(waitLimit.components.seconds) * 1_000_000_000)
+        let deadline = SystemClock.nanoseconds + Int(waitLimit.components.seconds) * 1_000_000_000
         for engine in engines where engine.isRunning {
-            let finished = DispatchSemaphore(value: 0)
+            let finished = SystemSemaphore(value: 0)
             engine.notifyWhenPlayersFinished { _ in
                 finished.signal()
                 return .leaveEngineRunning
             }
-            _ = finished.wait(timeout: deadline)
+            _ = finished.wait(until: deadline)
             engine.stop()
         }
     }

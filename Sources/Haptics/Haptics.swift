@@ -4,6 +4,7 @@
 @_exported import HapticsPlayback
 @_exported import HapticsPresets
 @_exported import HapticsRender
+@_exported import HapticsSystem
 @_exported import FoundationEssentials
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CKissFFT
+import COptionalLibraries
 import FoundationEssentials
 import HapticsCore
 

@@ -1,6 +1,7 @@
-import CSndFile
+import COptionalLibraries
 import FoundationEssentials
 import Glibc
+import HapticsSystem
 
 /// A sound file read whole into memory as mono float samples, through libsndfile: WAV, AIFF,
 /// FLAC, Ogg (Vorbis, Opus) and, with libsndfile 1.1 or later (Debian 12 has 1.2), MP3. Any
@@ -78,7 +79,7 @@ final class SoundReader {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno
-            throw FormatError("\(path): \(code == ENOENT || code == ENOTDIR ? "no such file" : "cannot read the file (\(String(cString: strerror(code))))")")
+            throw FormatError("\(path): \(code == ENOENT || code == ENOTDIR ? "no such file" : "cannot read the file (\(Errno(code)))")")
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break

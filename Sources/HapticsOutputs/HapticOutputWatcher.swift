@@ -1,8 +1,8 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 import HapticsRender
 import Synchronization
+import HapticsSystem
 
 /// Watches a folder of evdev nodes (`/dev/input`, or a folder tests give) for devices coming
 /// and going, through inotify, and reports each `eventN` created or removed on a thread of
@@ -20,7 +20,7 @@ package final class HapticOutputWatcher: @unchecked Sendable {
     }
 
     private let wakeWrite: Int32
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = SystemSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
     /// The watching thread's `pthread_self()`, so that a stop from inside `onChange` (an
     /// engine released there) does not wait for itself.
@@ -73,7 +73,7 @@ package final class HapticOutputWatcher: @unchecked Sendable {
         let header = MemoryLayout<inotify_event>.size
         while true {
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else {
+            guard (try? systemCall { poll(&fds, 2, -1) }) != nil else {
                 // Nothing more can be watched; the descriptors stay open until stop() says so.
                 var byte: UInt8 = 0
                 _ = read(wake, &byte, 1)

@@ -1,5 +1,6 @@
 internal import CALSA
 import HapticsRender
+import HapticsSystem
 
 /// Opens the output a device name names.
 ///

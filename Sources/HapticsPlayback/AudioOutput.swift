@@ -1,4 +1,5 @@
 import Glibc
+import HapticsSystem
 
 /// Where the engine's mixed signal goes: a device that takes interleaved Float32 frames at a
 /// fixed rate.
@@ -100,8 +101,5 @@ public enum AudioOutputError: Error, Sendable, Equatable, CustomStringConvertibl
 /// waits for what the device holds to be heard, without the device's own blocking drain.
 func sleepWhilePlaying(frames: Int, sampleRate: Int) {
     guard frames > 0 else { return }
-    let nanoseconds = frames * 1_000_000_000 / max(1, sampleRate)
-    var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
-    var left = timespec()
-    while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+    SystemClock.sleep(nanoseconds: frames * 1_000_000_000 / max(1, sampleRate))
 }

@@ -15,7 +15,8 @@ enum TransientShape {
     }
 }
 
-/// A continuous event's amplitude envelope over its own (pattern) time:
+/// A continuous event's amplitude envelope over its own (pattern) time, from Core Haptics'
+/// `AttackTime`, `DecayTime`, `ReleaseTime` and `Sustained`:
 /// sustained: linear attack, hold until the duration, linear release after it; otherwise
 /// linear attack then linear decay, ending at the duration or attack + decay, whichever is
 /// first (cut short by a 1 ms fade so it never stops at a non-zero sample).

@@ -1,4 +1,5 @@
 import Synchronization
+import HapticsSystem
 
 /// Renders and encodes on a second thread while the calling thread consumes the encoded
 /// blocks: for a long render to a file, synthesis and conversion run on one core while the

@@ -1,69 +1,31 @@
-import CSndFile
+import COptionalLibraries
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 // Sound files other than WAV, and sounds at another rate than the output's: libsndfile
 // decodes every format it reads (AIFF, CAF, FLAC, Ogg Vorbis and Opus, MP3, …), libsoxr
-// resamples. Both are opened with dlopen the first time they are needed, as the toolkit opens
-// its other optional libraries, so nothing loads them at launch and a machine without them
-// still plays WAV files at the output's rate.
-
-/// libsndfile's functions that decoding a sound needs, looked up once.
-private struct SndFileFunctions: @unchecked Sendable {
-    let open: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<SF_INFO>?) -> OpaquePointer?
-    let readFloatFrames: @convention(c) (OpaquePointer?, UnsafeMutablePointer<Float>?, sf_count_t) -> sf_count_t
-    let close: @convention(c) (OpaquePointer?) -> Int32
-    let describeError: @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
-
-    static let loaded: SndFileFunctions? = {
-        guard let library = (["libsndfile.so.1", "libsndfile.so"] as [String]).lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first,
-            let open = dlsym(library, "sf_open"), let read = dlsym(library, "sf_readf_float"),
-            let close = dlsym(library, "sf_close"), let describe = dlsym(library, "sf_strerror")
-        else { return nil }
-        return SndFileFunctions(
-            open: unsafeBitCast(open, to: (@convention(c) (UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<SF_INFO>?) -> OpaquePointer?).self),
-            readFloatFrames: unsafeBitCast(read, to: (@convention(c) (OpaquePointer?, UnsafeMutablePointer<Float>?, sf_count_t) -> sf_count_t).self),
-            close: unsafeBitCast(close, to: (@convention(c) (OpaquePointer?) -> Int32).self),
-            describeError: unsafeBitCast(describe, to: (@convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?).self))
-    }()
-}
-
-/// libsoxr's one-call resampler (`soxr_oneshot`): float samples in and out, high quality.
-private struct SoxrFunctions: @unchecked Sendable {
-    typealias OneShot =
-        @convention(c) (
-            Double, Double, UInt32, UnsafeRawPointer?, Int, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int,
-            UnsafeMutablePointer<Int>?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?
-        ) -> UnsafePointer<CChar>?
-    let oneShot: OneShot
-
-    static let loaded: SoxrFunctions? = {
-        guard let library = (["libsoxr.so.0", "libsoxr.so"] as [String]).lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first,
-            let oneShot = dlsym(library, "soxr_oneshot")
-        else { return nil }
-        return SoxrFunctions(oneShot: unsafeBitCast(oneShot, to: OneShot.self))
-    }()
-}
+// resamples. Both are opened the first time they are needed (`COptionalLibraries`), as the
+// toolkit opens its other optional libraries, so nothing loads them at launch and a machine
+// without them still plays WAV files at the output's rate.
 
 extension AudioClip {
     /// Whether libsoxr could be opened: sounds at another rate than the output's are then
     /// resampled by it; otherwise the voice's own linear interpolation does it.
-    package static var hasResampler: Bool { SoxrFunctions.loaded != nil }
+    package static var hasResampler: Bool { haptics_soxr() != nil }
 
     /// Decodes a file libsndfile reads (any format but the WAV ``load(path:byteLimit:)`` reads
     /// itself), keeping mono or stereo (more channels are mixed into stereo's two by pairs).
     static func decodeWithSndFile(path: String, byteLimit: Int) throws(SoundFileError) -> AudioClip {
         func fail(_ detail: String) -> SoundFileError { SoundFileError(path: path, reason: .malformed, detail: detail) }
-        guard let sndFile = SndFileFunctions.loaded else {
+        guard let sndFile = haptics_sndfile()?.pointee else {
             throw fail("not a WAV file, and libsndfile, which reads other sound formats, is not installed (Debian/Ubuntu: apt-get install libsndfile1)")
         }
         var info = SF_INFO()
-        guard let file = sndFile.open(path, Int32(SFM_READ), &info) else {
-            let reason = sndFile.describeError(nil).map { String(cString: $0) } ?? "unknown error"
+        guard let file = sndFile.sf_open(path, Int32(SFM_READ), &info) else {
+            let reason = sndFile.sf_strerror(nil).map { String(cString: $0) } ?? "unknown error"
             throw fail("not a sound file libsndfile reads (\(reason))")
         }
-        defer { _ = sndFile.close(file) }
+        defer { _ = sndFile.sf_close(file) }
         let channels = Int(info.channels)
         guard channels > 0, (1_000...384_000).contains(Int(info.samplerate)) else {
             throw fail("\(channels) channels at \(info.samplerate) Hz; sounds need a channel and a rate of 1000…384000 Hz")
@@ -76,7 +38,7 @@ extension AudioClip {
         var buffer = [Float](repeating: 0, count: block * channels)
         var frames = 0
         while true {
-            let read = Int(buffer.withUnsafeMutableBufferPointer { sndFile.readFloatFrames(file, $0.baseAddress, sf_count_t(block)) })
+            let read = Int(buffer.withUnsafeMutableBufferPointer { sndFile.sf_readf_float(file, $0.baseAddress, sf_count_t(block)) })
             if read <= 0 { break }
             frames += read
             guard frames <= frameLimit else {
@@ -111,7 +73,7 @@ extension AudioClip {
     /// at that rate already or libsoxr is missing (the voice then interpolates linearly).
     /// Called where a synth is made, never on an audio thread.
     package func resampled(to rate: Double) -> AudioClip {
-        guard rate != sampleRate, rate > 0, frameCount > 0, let soxr = SoxrFunctions.loaded else { return self }
+        guard rate != sampleRate, rate > 0, frameCount > 0, let soxr = haptics_soxr()?.pointee else { return self }
         return resamplings.withLock { cache in
             if let known = cache[rate] { return known }
             let outputFrames = Int((Double(frameCount) * rate / sampleRate).rounded(.up)) + 1
@@ -119,7 +81,7 @@ extension AudioClip {
             output.initialize(repeating: 0)
             var used = 0
             var produced = 0
-            let error = soxr.oneShot(
+            let error = soxr.soxr_oneshot(
                 sampleRate, rate, UInt32(channelCount), UnsafeRawPointer(samples.baseAddress), frameCount, &used,
                 UnsafeMutableRawPointer(output.baseAddress), outputFrames, &produced, nil, nil, nil)
             guard error == nil, produced > 0 else {

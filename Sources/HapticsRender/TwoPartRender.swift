@@ -1,4 +1,5 @@
 import Synchronization
+import HapticsSystem
 
 /// Writes a long render in two parts on two threads, each rendering, converting and writing its
 /// own part at its place in the file.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import HapticsSystem
 
 /// A failure loading the sound file of an `AudioCustom` event, naming the file.
 public struct SoundFileError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -75,21 +76,17 @@ package final class AudioClip: @unchecked Sendable {
         func fail(_ reason: SoundFileError.Reason, _ detail: String) -> SoundFileError {
             SoundFileError(path: path, reason: reason, detail: detail)
         }
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw fail(.missing, "sound file not found") }
-        guard status.st_mode & S_IFMT != S_IFDIR else { throw fail(.unreadable, "is a folder, not a sound file") }
-        let size = Int(status.st_size)
-        if size > byteLimit {
-            throw fail(.tooLarge, "the sound file is \(size) bytes, more than the \(byteLimit >> 20) MiB limit")
-        }
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try BoundedFile.read(path: path, limit: byteLimit, streams: false)
         } catch {
-            throw fail(.unreadable, "cannot read the sound file (\(String(cString: strerror(errno))))")
-        }
-        guard data.count <= byteLimit else {
-            throw fail(.tooLarge, "the sound file is \(data.count) bytes, more than the \(byteLimit >> 20) MiB limit")
+            switch error {
+            case .noSuchFile: throw fail(.missing, "sound file not found")
+            case .notAFile(let kind): throw fail(.unreadable, "is \(kind == "a directory" ? "a folder" : kind ?? "a special file"), not a sound file")
+            case .tooLarge(let size?): throw fail(.tooLarge, "the sound file is \(size) bytes, more than the \(byteLimit >> 20) MiB limit")
+            case .tooLarge(nil): throw fail(.tooLarge, "the sound file is larger than the \(byteLimit >> 20) MiB limit")
+            case .cannotOpen(let reason), .cannotRead(let reason): throw fail(.unreadable, "cannot read the sound file (\(reason))")
+            }
         }
         let result = data.withUnsafeBytes { raw in
             Result { () throws(SoundFileError) in try decode(raw, name: path) }

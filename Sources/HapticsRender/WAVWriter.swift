@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HapticsSystem
 
 /// Sample formats for files and devices.
 public enum SampleFormat: String, Sendable, CaseIterable {

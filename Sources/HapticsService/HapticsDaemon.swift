@@ -6,6 +6,7 @@ import CSDBus
 import FoundationEssentials
 import Glibc
 import Haptics
+import HapticsSystem
 
 /// How `haptics daemon` was asked to run.
 package struct HapticsDaemonOptions: Sendable {
@@ -36,7 +37,7 @@ package enum HapticsDaemon {
         // signals arrive only through the descriptor.
         let signals = hsd_signalfd()
         guard signals >= 0 else {
-            log("cannot watch signals: \(String(cString: strerror(errno)))")
+            log("cannot watch signals: \(Errno.current)")
             return 1
         }
         defer { close(signals) }
@@ -78,7 +79,7 @@ package enum HapticsDaemon {
             let timeout = pollTimeout(bus: bus.timeoutMilliseconds, deadline: service.nextDeadline)
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR {
-                log("poll failed: \(String(cString: strerror(errno)))")
+                log("poll failed: \(Errno.current)")
                 status = 1
                 break
             }
@@ -156,24 +157,14 @@ package enum HapticsDaemon {
 
     /// Seconds on the monotonic clock.
     static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        Double(SystemClock.nanoseconds) / 1e9
     }
 
     /// One line on stderr, journal-friendly.
     static func log(_ line: String) {
         var text = "haptics daemon: \(line)\n"
         text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
+            try? writeWhole(UnsafeRawBufferPointer(bytes)) { start, count, _ in write(STDERR_FILENO, start, count) }
         }
     }
 }

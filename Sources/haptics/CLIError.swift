@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Haptics
+import HapticsSystem
 
 /// A failure the tool reports as one line on stderr, with its exit code.
 struct CLIError: Error {
@@ -58,14 +59,6 @@ func writeErrorLine(_ line: String) {
 func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        try? writeWhole(UnsafeRawBufferPointer(bytes)) { start, count, _ in Glibc.write(descriptor, start, count) }
     }
 }

@@ -195,7 +195,7 @@ struct ConvertCommand: Command {
     }
 
     /// A file's bytes: a regular file of at most the 16 MiB input limit, read no further.
-    static func readFile(_ path: String) throws -> Data {
+    static func readFile(_ path: String) throws(CLIError) -> Data {
         do {
             return Data(try JSONFile.readBytes(path: path, name: path, limit: AHAPLimits.default.maxInputBytes))
         } catch {

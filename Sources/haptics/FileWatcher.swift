@@ -1,5 +1,6 @@
 import Haptics
 import FoundationEssentials
+import HapticsSystem
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -56,7 +57,7 @@ final class FileWatcher: @unchecked Sendable {
     /// Watches `paths` (files that exist, or will, in folders that exist).
     init(paths: [String]) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { throw CLIError.invalidInput("--watch: inotify is not available (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else { throw CLIError.invalidInput("--watch: inotify is not available (\(Errno.current))") }
         watched = paths.map { path in
             let url = URL(fileURLWithPath: path)
             let folder = url.deletingLastPathComponent()
@@ -68,7 +69,7 @@ final class FileWatcher: @unchecked Sendable {
             let watch = inotify_add_watch(descriptor, watched[index].folder, Self.folderMask)
             guard watch >= 0 else {
                 close(descriptor)
-                throw CLIError.invalidInput("--watch: cannot watch \(watched[index].folder) (\(String(cString: strerror(errno))))")
+                throw CLIError.invalidInput("--watch: cannot watch \(watched[index].folder) (\(Errno.current))")
             }
             watched[index].folderWatch = watch
         }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Haptics
+import HapticsSystem
 
 /// For commands that write files (`render`, `export`): on SIGINT or SIGTERM, removes the
 /// temporary file of the write in progress, so the target keeps its old contents and nothing

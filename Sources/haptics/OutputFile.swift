@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Haptics
+import HapticsSystem
 
 /// Writes a command's text output to a file, or to standard output for `-`, through
 /// ``AtomicFile``: the target is replaced only by a complete, flushed file, and a failure is

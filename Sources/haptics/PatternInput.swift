@@ -92,9 +92,7 @@ extension PatternInput {
             throw CLIError.invalidInput("\(path): a sound, not a haptic pattern; make a pattern of it with: haptics analyze \(path) -o PATTERN.ahap")
         }
         guard name.hasSuffix(".haptic") || name.hasSuffix(".android.json"), let format = HapticFormat(path: path) else { return nil }
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-            throw CLIError.invalidInput("\(path): no such file, or it cannot be read")
-        }
+        let data = try ConvertCommand.readFile(path)
         var notes = ConversionNotes()
         do {
             let pattern = try format.read(data, source: path, notes: &notes)
@@ -118,17 +116,11 @@ struct LoadedPattern {
 
 /// Reads all of standard input, refusing more than the decoder would accept anyway.
 func readStandardInput(limit: Int = AHAPLimits.default.maxInputBytes) throws -> Data {
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        if count < 0 { throw CLIError.invalidInput("-: cannot read: \(String(cString: strerror(errno)))") }
-        if count == 0 { break }
-        data.append(contentsOf: chunk[0..<count])
-        if data.count > limit {
-            throw CLIError.invalidInput("-: the input is larger than the \(limit >> 20) MiB input limit")
-        }
+    do {
+        return Data(try BoundedFile.read(descriptor: STDIN_FILENO, limit: limit))
+    } catch .tooLarge {
+        throw CLIError.invalidInput("-: the input is larger than the \(limit >> 20) MiB input limit")
+    } catch {
+        throw CLIError.invalidInput("-: cannot read: \(error)")
     }
-    return data
 }

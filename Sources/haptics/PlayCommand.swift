@@ -1,8 +1,8 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 import Haptics
 import Synchronization
+import HapticsSystem
 
 /// Who writes the interrupted/terminated line: the orderly stop or the exit deadline, once.
 private let exitLineClaimed = Atomic<Bool>(false)
@@ -139,7 +139,7 @@ struct PlayCommand: Command {
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
         if rumble == nil { AudioDevice.prepare(device ?? "default") }
         guard watching.watch else {
-            let done = DispatchSemaphore(value: 0)
+            let done = SystemSemaphore(value: 0)
             interruption.onSignal {
                 done.signal()
                 Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
@@ -150,8 +150,8 @@ struct PlayCommand: Command {
         // the last good one is not played again until the file is fixed.
         let watcher = try FileWatcher(paths: [input.watchedFile()])
         while true {
-            let done = DispatchSemaphore(value: 0)
-            let changed = DispatchSemaphore(value: 0)
+            let done = SystemSemaphore(value: 0)
+            let changed = SystemSemaphore(value: 0)
             interruption.onSignal {
                 done.signal()
                 Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
@@ -172,7 +172,7 @@ struct PlayCommand: Command {
     }
 
     /// Plays the pattern until it completes or `done` is signalled (a signal, a change).
-    private func playOnce(until done: DispatchSemaphore, interruption: SignalWatcher) throws {
+    private func playOnce(until done: SystemSemaphore, interruption: SignalWatcher) throws {
         let loaded = try preloaded ?? input.load()
         let output = try PlayOutput.choose(
             device: device, rumble: rumble, profileOptions: profileOptions, latency: bufferLength, hapticsOnly: hapticsOnly)
@@ -291,9 +291,7 @@ struct PlayCommand: Command {
     private static func exitByDeadline(code: Int32, deadline: Duration = .milliseconds(70)) {
         let thread = SystemThread {
             let c = deadline.components
-            var pause = timespec(tv_sec: Int(c.seconds), tv_nsec: Int(c.attoseconds / 1_000_000_000))
-            var left = timespec()
-            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            SystemClock.sleep(nanoseconds: Int(c.seconds) * 1_000_000_000 + Int(c.attoseconds / 1_000_000_000))
             if !exitLineClaimed.exchange(true, ordering: .acquiringAndReleasing) {
                 let line = code == 128 + SIGTERM ? "haptics: terminated\n" : "haptics: interrupted\n"
                 _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }

@@ -1,6 +1,6 @@
-import Dispatch
 import FoundationEssentials
 import HapticsRender
+import HapticsSystem
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -35,12 +35,12 @@ final class ProgressBar {
     /// time it has taken with a moving bar once it has taken a second, on a terminal only.
     static func during<T>(_ label: String, _ work: () throws -> T) rethrows -> T {
         guard isatty(STDERR_FILENO) == 1, !Diagnostics.isQuiet else { return try work() }
-        let done = DispatchSemaphore(value: 0)
-        let ended = DispatchSemaphore(value: 0)
+        let done = SystemSemaphore(value: 0)
+        let ended = SystemSemaphore(value: 0)
         let thread = SystemThread {
             let bar = ProgressBar(label)
             var tick = 0
-            while done.wait(timeout: .now() + 0.1) == .timedOut {
+            while !done.wait(nanoseconds: 100_000_000) {
                 tick += 1
                 bar.spin(tick)
             }

@@ -1,8 +1,9 @@
+import COptionalLibraries
 import FoundationEssentials
 import Glibc
 
 /// Draws an SVG into a PNG with librsvg and cairo, the renderer GNOME and most Linux desktops
-/// use for SVG. Loaded the first time a PNG is asked for, not linked: the copied binary starts
+/// use for SVG. Loaded the first time a PNG is asked for (`COptionalLibraries`), not linked: the copied binary starts
 /// without them, and `plot -o x.png` names the package to install where they are missing.
 enum SVGRasterizer {
     /// Cairo's `cairo_write_func_t`: receives the PNG a chunk at a time.
@@ -29,37 +30,12 @@ enum SVGRasterizer {
     static let missing = "writing PNG needs librsvg and cairo (Debian: apt-get install librsvg2-2); write .svg instead"
 
     static let library: Library? = {
-        func open(_ names: [String]) -> UnsafeMutableRawPointer? {
-            names.lazy.compactMap { dlopen($0, RTLD_NOW | RTLD_LOCAL) }.first
-        }
-        guard let rsvg = open(["librsvg-2.so.2", "librsvg-2.so"]),
-            let cairo = open(["libcairo.so.2", "libcairo.so"]),
-            let gobject = open(["libgobject-2.0.so.0", "libgobject-2.0.so"]),
-            let glib = open(["libglib-2.0.so.0", "libglib-2.0.so"])
-        else { return nil }
-        func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String, as type: T.Type) -> T? {
-            dlsym(library, name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let newHandle = symbol(rsvg, "rsvg_handle_new_from_data", as: (@convention(c) (UnsafePointer<UInt8>?, Int, ErrorOut?) -> OpaquePointer?).self),
-            // Since librsvg 2.46 (Debian 11 has 2.50).
-            let renderDocument = symbol(
-                rsvg, "rsvg_handle_render_document", as: (@convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, ErrorOut?) -> Int32).self),
-            let unref = symbol(gobject, "g_object_unref", as: (@convention(c) (OpaquePointer?) -> Void).self),
-            let freeError = symbol(glib, "g_error_free", as: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self),
-            let createSurface = symbol(cairo, "cairo_image_surface_create", as: (@convention(c) (Int32, Int32, Int32) -> OpaquePointer?).self),
-            let surfaceStatus = symbol(cairo, "cairo_surface_status", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-            let destroySurface = symbol(cairo, "cairo_surface_destroy", as: (@convention(c) (OpaquePointer?) -> Void).self),
-            let create = symbol(cairo, "cairo_create", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
-            let destroy = symbol(cairo, "cairo_destroy", as: (@convention(c) (OpaquePointer?) -> Void).self),
-            let setSourceRGB = symbol(cairo, "cairo_set_source_rgb", as: (@convention(c) (OpaquePointer?, Double, Double, Double) -> Void).self),
-            let paint = symbol(cairo, "cairo_paint", as: (@convention(c) (OpaquePointer?) -> Void).self),
-            let writePNG = symbol(
-                cairo, "cairo_surface_write_to_png_stream", as: (@convention(c) (OpaquePointer?, WriteFunction?, UnsafeMutableRawPointer?) -> Int32).self)
-        else { return nil }
+        guard let t = haptics_rsvg()?.pointee else { return nil }
         return Library(
-            newHandle: newHandle, renderDocument: renderDocument, unref: unref, freeError: freeError,
-            createSurface: createSurface, surfaceStatus: surfaceStatus, destroySurface: destroySurface,
-            create: create, destroy: destroy, setSourceRGB: setSourceRGB, paint: paint, writePNG: writePNG)
+            newHandle: t.rsvg_handle_new_from_data, renderDocument: t.rsvg_handle_render_document, unref: t.g_object_unref,
+            freeError: t.g_error_free, createSurface: t.cairo_image_surface_create, surfaceStatus: t.cairo_surface_status,
+            destroySurface: t.cairo_surface_destroy, create: t.cairo_create, destroy: t.cairo_destroy,
+            setSourceRGB: t.cairo_set_source_rgb, paint: t.cairo_paint, writePNG: t.cairo_surface_write_to_png_stream)
     }()
 
     struct Failure: Error, CustomStringConvertible {

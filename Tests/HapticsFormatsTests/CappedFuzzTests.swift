@@ -1,4 +1,4 @@
-import CSndFile
+import COptionalLibraries
 import Foundation
 import HapticsCore
 import HapticsFormats

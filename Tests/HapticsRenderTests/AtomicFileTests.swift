@@ -3,6 +3,7 @@ import HapticsTestSupport
 import Synchronization
 import Testing
 @testable import HapticsRender
+@testable import HapticsSystem
 
 /// Every writer replaces its target only with a complete, flushed file: failures (a full disk,
 /// I/O errors) leave the old file byte for byte and no temporary file behind.

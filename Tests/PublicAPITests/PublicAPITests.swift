@@ -12,7 +12,7 @@ struct PublicAPITests {
     static let modules = [
         "HapticsCore", "HapticsRender", "HapticsPresets", "HapticsPlayback",
         "HapticsFormats", "Haptics", "CoreHaptics",
-        "HapticsOutputs",
+        "HapticsOutputs", "HapticsSystem",
     ]
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -58,11 +58,8 @@ enum PublicSymbols {
             "-minimum-access-level", "public", "-skip-synthesized-members",
         ]
         // The C shims' module maps, which modules that import them need to load.
-        for shim in ["CALSA", "CLinuxInput", "CPulse", "CSystem"] {
+        for shim in ["CALSA", "CLinuxInput", "CPulse", "CSystem", "COptionalLibraries"] {
             arguments += ["-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("\(shim).build/module.modulemap").path]
-        }
-        for library in ["CSndFile", "CKissFFT"] {
-            arguments += ["-Xcc", "-fmodule-map-file=" + packageRoot.appendingPathComponent("Sources/\(library)/module.modulemap").path]
         }
         let process = Process()
         process.executableURL = try toolURL()

@@ -4,10 +4,10 @@
 #include <semaphore.h>
 #include <stddef.h>
 
-/// Waits on `semaphore` for at most `nanoseconds` on the monotonic clock (`sem_clockwait`, a
-/// GNU extension Swift's Glibc module does not declare): 0 when taken, -1 with errno set
-/// (ETIMEDOUT, EINTR) otherwise. A change of the wall clock cannot stretch the wait.
-int haptics_semaphore_wait(sem_t *semaphore, long nanoseconds);
+/// Waits on `semaphore` until the monotonic clock reads `deadline_nanoseconds` at the latest
+/// (`sem_clockwait`, a GNU extension Swift's Glibc module does not declare): 0 when taken, -1
+/// with errno set (ETIMEDOUT, EINTR) otherwise. A change of the wall clock cannot stretch the wait.
+int haptics_semaphore_wait_until(sem_t *semaphore, long deadline_nanoseconds);
 
 /// Writes `value` with `decimals` digits after the point into `buffer`, as printf's `%.*f`
 /// (correctly rounded, "-0.000" kept, "inf" and "nan" spelled out); returns the length the text

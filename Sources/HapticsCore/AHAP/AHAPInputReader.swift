@@ -1,12 +1,10 @@
 import FoundationEssentials
-import Glibc
+import HapticsSystem
 
 /// Reads AHAP input from files and descriptors without ever holding more than the input
 /// limit in memory: a regular file's size is checked before reading, and anything else
-/// (pipes, devices) is read in chunks until the limit is passed.
+/// (pipes, devices) is read until the limit is passed (`BoundedFile`).
 enum AHAPInputReader {
-    private static let chunkSize = 1 << 16
-
     /// The contents of a file.
     static func read(contentsOf url: URL, source: String, limit: Int) throws(AHAPError) -> [UInt8] {
         guard url.isFileURL else {
@@ -17,44 +15,19 @@ enum AHAPInputReader {
 
     /// The contents of the file at `path`.
     static func read(path: String, source: String, limit: Int) throws(AHAPError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw failure("no such file", source: source) }
-            throw failure("cannot open the file: \(reason(errno))", source: source)
+        do {
+            return try BoundedFile.read(path: path, limit: limit, streams: true)
+        } catch {
+            throw failure(error, source: source, limit: limit)
         }
-        defer { close(descriptor) }
-        var status = stat()
-        if fstat(descriptor, &status) == 0 {
-            if status.st_mode & S_IFMT == S_IFDIR {
-                throw failure("is a directory, not an AHAP file", source: source)
-            }
-            if status.st_mode & S_IFMT == S_IFREG, status.st_size > limit {
-                throw failure("the file is \(status.st_size) bytes, more than the \(describe(limit)) input limit", source: source)
-            }
-        }
-        // A regular file's size is known: the bytes then come in one allocation of that size.
-        let expected = status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
-        return try read(fileDescriptor: descriptor, source: source, limit: limit, expectedSize: expected)
     }
 
     /// Everything a file descriptor delivers until its end, refusing more than `limit` bytes.
-    /// `expectedSize` reserves room for that many bytes first (the size of a regular file).
-    static func read(fileDescriptor descriptor: Int32, source: String, limit: Int, expectedSize: Int = 0) throws(AHAPError) -> [UInt8] {
-        var data: [UInt8] = []
-        // One byte more than expected, so reaching the end needs no reallocation.
-        data.reserveCapacity(min(max(expectedSize, 0), limit) + 1)
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot read: \(reason(errno))", source: source)
-            }
-            guard count > 0 else { return data }
-            data.append(contentsOf: chunk[0..<count])
-            if data.count > limit {
-                throw failure("the input is larger than the \(describe(limit)) input limit", source: source)
-            }
+    static func read(fileDescriptor descriptor: Int32, source: String, limit: Int) throws(AHAPError) -> [UInt8] {
+        do {
+            return try BoundedFile.read(descriptor: descriptor, limit: limit)
+        } catch {
+            throw failure(error, source: source, limit: limit)
         }
     }
 
@@ -65,8 +38,15 @@ enum AHAPInputReader {
         return "\(bytes)-byte"
     }
 
-    private static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
+    private static func failure(_ problem: BoundedFile.Failure, source: String, limit: Int) -> AHAPError {
+        switch problem {
+        case .noSuchFile: failure("no such file", source: source)
+        case .notAFile: failure("is a directory, not an AHAP file", source: source)
+        case .tooLarge(let size?): failure("the file is \(size) bytes, more than the \(describe(limit)) input limit", source: source)
+        case .tooLarge(nil): failure("the input is larger than the \(describe(limit)) input limit", source: source)
+        case .cannotOpen(let error): failure("cannot open the file: \(error)", source: source)
+        case .cannotRead(let error): failure("cannot read: \(error)", source: source)
+        }
     }
 
     private static func failure(_ message: String, source: String) -> AHAPError {

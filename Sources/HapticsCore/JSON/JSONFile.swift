@@ -1,4 +1,4 @@
-import Glibc
+import HapticsSystem
 
 /// A small JSON file the toolkit reads besides patterns — an actuator profile, the user's
 /// settings — parsed with the AHAP reader's parser and read back into typed values, every
@@ -77,63 +77,18 @@ package struct JSONFile: Sendable {
     /// The file's bytes: only a regular file, checked for size before reading and read no
     /// further than `limit`, so a device or a huge file costs nothing.
     package static func readBytes(path: String, name: String, limit: Int) throws(JSONFileError) -> [UInt8] {
-        func failure(_ problem: JSONFileError.Problem) -> JSONFileError { JSONFileError(file: name, problem) }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            throw failure(code == ENOENT || code == ENOTDIR ? .noSuchFile : .unreadable(reason: Self.reason(code)))
+        do {
+            return try BoundedFile.read(path: path, limit: limit, streams: false)
+        } catch {
+            let problem: JSONFileError.Problem =
+                switch error {
+                case .noSuchFile: .noSuchFile
+                case .notAFile(let kind): .notARegularFile(kind: kind ?? "not a file")
+                case .tooLarge(let size): .fileTooLarge(size: size, limit: limit)
+                case .cannotOpen(let error), .cannotRead(let error): .unreadable(reason: error.description)
+                }
+            throw JSONFileError(file: name, problem)
         }
-        guard let kind = Self.kind(of: info.st_mode), kind.isEmpty else {
-            throw failure(.notARegularFile(kind: Self.kind(of: info.st_mode) ?? "not a file"))
-        }
-        guard Int(info.st_size) <= limit else { throw failure(.fileTooLarge(size: Int(info.st_size), limit: limit)) }
-        // Non-blocking, so that a FIFO swapped in after the check cannot hang the open.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw failure(.unreadable(reason: Self.reason(errno))) }
-        defer { close(fd) }
-        var opened = stat()
-        guard fstat(fd, &opened) == 0 else { throw failure(.unreadable(reason: Self.reason(errno))) }
-        guard let openedKind = Self.kind(of: opened.st_mode), openedKind.isEmpty else {
-            throw failure(.notARegularFile(kind: Self.kind(of: opened.st_mode) ?? "not a file"))
-        }
-        var bytes = [UInt8](repeating: 0, count: min(Int(opened.st_size), limit) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count {
-                guard bytes.count <= limit else { throw failure(.fileTooLarge(size: nil, limit: limit)) }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - bytes.count)))
-            }
-            let n = bytes.withUnsafeMutableBytes { raw in
-                read(fd, raw.baseAddress! + count, raw.count - count)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure(.unreadable(reason: Self.reason(errno)))
-            }
-            if n == 0 { break }
-            count += n
-        }
-        guard count <= limit else { throw failure(.fileTooLarge(size: nil, limit: limit)) }
-        bytes.removeSubrange(count...)
-        return bytes
-    }
-
-    /// What a file mode says the path is: empty for a regular file, else a phrase; nil for
-    /// a type without a name.
-    private static func kind(of mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: return ""
-        case S_IFDIR: return "a directory"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFIFO: return "a pipe"
-        case S_IFSOCK: return "a socket"
-        default: return nil
-        }
-    }
-
-    private static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 }
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import HapticsSystem
 
 /// The engine's clock: the position, in seconds, of the frame being heard now.
 ///
@@ -24,11 +25,7 @@ final class EngineClock: Sendable {
     init(sampleRate: Double) { self.sampleRate = sampleRate }
 
     /// Monotonic nanoseconds.
-    static func now() -> Int {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
-    }
+    static func now() -> Int { SystemClock.nanoseconds }
 
     /// Audio thread: frames rendered so far and frames the device still holds.
     func publish(rendered frames: Int, pending held: Int) {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import HapticsRender
+import HapticsSystem
 
 // The bodies of the engine's real-time threads: the only code that runs on them besides the
 // render loop. Short and linear; no allocation, lock or I/O other than the device's own write.
@@ -96,8 +97,7 @@ extension HapticEngine {
             clock.publish(rendered: loop.frame, pending: 0)
             if loop.hasFadedOut { return nil }
             deadline += intervalNanoseconds
-            var wake = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
-            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
+            SystemClock.sleep(until: deadline)
         }
     }
 }

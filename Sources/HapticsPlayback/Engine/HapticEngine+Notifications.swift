@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HapticsRender
+import HapticsSystem
 
 // The notification thread: what the audio thread reports (runs finished, synths detached,
 // idleness, its own end) is handled here, where handlers may run and memory may be freed.

@@ -1,7 +1,7 @@
 import FoundationEssentials
-import Dispatch
 import Glibc
 import HapticsCore
+import HapticsSystem
 
 extension HapticEngine {
     /// Plays a pattern now and returns once it has been heard: its last sample has left the
@@ -28,7 +28,7 @@ extension HapticEngine {
     /// ``play(_:)``). Do not call it on the engine's notification thread (from a handler).
     public func playAndWait(_ pattern: HapticPattern) throws(HapticError) {
         let player = try makeAdvancedPlayer(with: pattern)
-        let done = DispatchSemaphore(value: 0)
+        let done = SystemSemaphore(value: 0)
         player.completionHandler = { [self] _ in
             waitUntilHeard()
             done.signal()

@@ -3,6 +3,7 @@ import Dispatch
 import HapticsCore
 import HapticsRender
 import Synchronization
+import HapticsSystem
 
 /// Plays haptic patterns in real time on an output device.
 ///
@@ -77,11 +78,11 @@ public final class HapticEngine: @unchecked Sendable {
         var loop: RenderLoop?
         var output: OpenSink?
         var audioThread: SystemThread?
-        var audioThreadDone: DispatchSemaphore?
+        var audioThreadDone: SystemSemaphore?
         /// An audio thread that did not end when stopped (its device stopped answering: a
         /// frozen sound server blocks alsa-lib's write, drop and close alike). It still holds
         /// the render loop, so no new one may start until it has ended.
-        var stuckThread: DispatchSemaphore?
+        var stuckThread: SystemSemaphore?
         var running = false
         /// Which start of the render loop the running output is (``RenderLoop/startCount``).
         var outputStart = 0
@@ -156,9 +157,9 @@ public final class HapticEngine: @unchecked Sendable {
         }
         if let loop = state.withLock({ $0.loop }), thread != nil {
             loop.mailbox.requestFadeOutAndStop()
-            if done?.wait(timeout: .now() + 0.5) == .timedOut {
+            if done?.wait(nanoseconds: 500_000_000) == false {
                 output?.interrupt()
-                _ = done?.wait(timeout: .now() + 0.5)
+                _ = done?.wait(nanoseconds: 500_000_000)
             }
             // No `.ended` from here: the audio thread posts its own, and the events queue
             // takes one producer (the notification thread, seeing the engine gone, ignores it).
@@ -312,7 +313,7 @@ public final class HapticEngine: @unchecked Sendable {
         defer { lifecycle.unlock() }
         if state.withLock({ $0.running }) { return false }
         if let stuck = state.withLock({ $0.stuckThread }) {
-            guard stuck.wait(timeout: .now()) == .success else {
+            guard stuck.wait(nanoseconds: 0) else {
                 throw .output(
                     .deviceUnavailable(
                         device: configuration.device,
@@ -352,7 +353,7 @@ public final class HapticEngine: @unchecked Sendable {
         loop.prepareForStart()
         let outputStart = loop.startCount
         loop.mailbox.idleTimeoutFrames.store(countingIdleness && isAutoShutdownEnabled ? idleTimeoutFrames : 0, ordering: .relaxed)
-        let done = DispatchSemaphore(value: 0)
+        let done = SystemSemaphore(value: 0)
         let clock = self.clock
         let gain = configuration.gain
         let thread = SystemThread {
@@ -399,7 +400,7 @@ public final class HapticEngine: @unchecked Sendable {
         lifecycle.lock()
         defer { lifecycle.unlock() }
         guard
-            let (loop, done, output) = state.withLock({ s -> (RenderLoop, DispatchSemaphore, OpenSink)? in
+            let (loop, done, output) = state.withLock({ s -> (RenderLoop, SystemSemaphore, OpenSink)? in
                 guard s.running, let loop = s.loop, let done = s.audioThreadDone, let output = s.output else { return nil }
                 s.running = false
                 return (loop, done, output)
@@ -409,11 +410,11 @@ public final class HapticEngine: @unchecked Sendable {
         // The fade, what the device holds, and a margin.
         let latency = configuration.latency.components
         let drainTime = 0.25 + Double(latency.seconds) + Double(latency.attoseconds) * 1e-18
-        if done.wait(timeout: .now() + drainTime) == .timedOut {
+        if !done.wait(nanoseconds: Int(drainTime * 1e9)) {
             // A device that stopped taking samples: unblock the write and give up on draining.
             // From another thread, since the unblocking call may block as well.
             SystemThread.detachNewThread { output.interrupt() }
-            if done.wait(timeout: .now() + 0.25) == .timedOut {
+            if !done.wait(nanoseconds: 250_000_000) {
                 // The device does not answer at all. Leave the thread and the device to close
                 // themselves if it ever does; stop() returns rather than hang its caller.
                 state.withLock { s in

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HapticsCore
 import HapticsRender
 import Synchronization
+import HapticsSystem
 
 /// Plays one pattern on an engine. Commands are stamped with engine times and take effect at
 /// their exact sample; call them from any thread.

@@ -1,4 +1,6 @@
 import HapticsRender
+import Synchronization
+import HapticsSystem
 
 // The engine's threads, and what each may call (the one table; docs/ARCHITECTURE.md repeats
 // it). Like an audio callback's contract: the audio thread may do only what is listed for it,

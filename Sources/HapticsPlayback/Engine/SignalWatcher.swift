@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HapticsRender
 import Glibc
+import HapticsSystem
 
 /// Turns signals (SIGINT, SIGTERM) into a callback on a watcher thread, so an app can stop its
 /// engine — fading audio out, setting motors to zero — instead of dying mid-sample with a
@@ -78,9 +79,7 @@ private final class SignalPipe: @unchecked Sendable {
         let thread = SystemThread { [unowned self] in
             var byte: UInt8 = 0
             while true {
-                let n = read(fd, &byte, 1)
-                if n < 0 && errno == EINTR { continue }
-                guard n == 1 else { return }
+                guard (try? systemCall { read(fd, &byte, 1) }) == 1 else { return }
                 let watcher = self.lock.withLock { self.watcher }
                 watcher?.fire(Int32(byte))
             }

@@ -1,4 +1,5 @@
 import Glibc
+import HapticsSystem
 
 /// A failed kernel call on a force-feedback device: which call, and the `errno` it set.
 ///
@@ -35,7 +36,7 @@ package struct ForceFeedbackDeviceError: Error, Sendable, Hashable, CustomString
     }
 
     /// The system's text for ``code``, e.g. "No such device".
-    package var systemMessage: String { String(cString: strerror(code)) }
+    package var systemMessage: String { Errno(code).description }
 
     package var description: String { "\(operation.rawValue) failed: \(systemMessage) (errno \(code))" }
 }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Haptics
 import Synchronization
+import HapticsSystem
 
 /// The feedback service's settings, read as feedbackd reads them: the global profile, per-app
 /// profiles, `allow-important`, `max-haptic-strength` and the theme's name.
@@ -270,17 +271,11 @@ enum ChildOutput {
             close(pipeEnds[0])
             return nil
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let count = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
+        // Nothing gsettings prints for a key comes near 1 MiB: more is no answer.
+        let bytes = (try? BoundedFile.read(descriptor: pipeEnds[0], limit: 1 << 20)) ?? []
         close(pipeEnds[0])
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = try? systemCall { waitpid(pid, &status, 0) }
         let exited = status & 0x7f == 0
         return Result(status: exited ? (status >> 8) & 0xff : -1, text: String(decoding: bytes, as: UTF8.self))
     }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Haptics
 import HapticsFormats
+import HapticsSystem
 
 /// The feedback theme the service plays: feedbackd's theme found as feedbackd finds it, its
 /// `parent-name` chain merged (a theme's feedbacks replace its parent's for the same event and
@@ -284,18 +285,6 @@ package enum DeviceTree {
 
     /// A small file's bytes (sysfs and procfs files report no size), at most 64 KiB.
     static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 64 << 10 {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { return nil }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
+        try? BoundedFile.read(path: path, limit: 64 << 10, streams: true)
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 import Haptics
 import HapticsFormats
 import HapticsRender
+import HapticsSystem
 
 /// Sounds of the freedesktop sound theme specification, as feedbackd's `Sound` feedback plays
 /// them: `<data dir>/sounds/<theme>/stereo/<name>.{oga,ogg,wav}` in `$XDG_DATA_HOME` then
@@ -205,7 +206,7 @@ package enum XDGDirectories {
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw SoundThemeError("\(prefix): cannot create the folder (\(String(cString: strerror(errno))))")
+                throw SoundThemeError("\(prefix): cannot create the folder (\(Errno.current))")
             }
         }
     }

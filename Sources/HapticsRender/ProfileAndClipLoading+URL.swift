@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-// Paths as `URL` and as `String` wherever the toolkit reads or writes a file.
+// The other spelling of a file for the loaders that take one: a profile read from a path
+// `String`, a WAV clip loaded from a `URL`.
 
 extension ActuatorProfile {
     /// Reads a profile file at a path (see ``init(contentsOf:)``).

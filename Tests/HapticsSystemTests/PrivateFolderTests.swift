@@ -2,7 +2,7 @@ import Foundation
 import HapticsTestSupport
 import Testing
 
-@testable import HapticsRender
+@testable import HapticsSystem
 
 /// The folders files with names of the toolkit's choosing go to (issue #24, item 1).
 @Suite("Private folders")

@@ -20,7 +20,7 @@ public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible
     public var code: Int32
 
     /// The system's words for ``code``.
-    public var reason: String { String(cString: strerror(code)) }
+    public var reason: String { Errno(code).description }
 
     /// The line to print.
     public var description: String {
@@ -170,17 +170,10 @@ package final class AtomicFile {
     /// Appends bytes.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(FileWriteError) {
         guard !done else { throw message(EBADF) }
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let n = io.write(fd, base + offset, bytes.count - offset)
-            if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw fail(code)
-            }
-            if n == 0 { throw fail(EIO) }
-            offset += n
+        do {
+            try writeWhole(bytes) { start, count, _ in io.write(fd, start, count) }
+        } catch {
+            throw fail(error.code)
         }
         guard temporaryPath != nil else { return }
         pendingBytes += bytes.count
@@ -238,16 +231,10 @@ package final class AtomicFile {
         /// last one ended.
         package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(FileWriteError) {
             guard fd >= 0 else { throw FileWriteError(path: path, stage: .write, code: EBADF) }
-            guard let base = bytes.baseAddress else { return }
-            var done = 0
-            while done < bytes.count {
-                let n = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw FileWriteError(path: path, stage: .write, code: errno)
-                }
-                if n == 0 { throw FileWriteError(path: path, stage: .write, code: EIO) }
-                done += n
+            do {
+                try writeWhole(bytes) { start, count, done in pwrite(fd, start, count, off_t(offset + done)) }
+            } catch {
+                throw FileWriteError(path: path, stage: .write, code: error.code)
             }
             if pendingOffset < 0 { pendingOffset = offset }
             pendingBytes += bytes.count

@@ -40,7 +40,7 @@ package final class SystemThread: @unchecked Sendable {
             }, context)
         guard result == 0 else {
             Unmanaged<SystemThread>.fromOpaque(context).release()
-            fatalError("cannot start a thread: \(String(cString: strerror(result)))")
+            fatalError("cannot start a thread: \(Errno(result))")
         }
         pthread_detach(thread)
     }
@@ -88,7 +88,9 @@ package final class SystemLock: @unchecked Sendable {
 }
 
 /// A counting semaphore (POSIX `sem_t`), as Foundation's `DispatchSemaphore` without
-/// Dispatch: what hands blocks between the two threads of a long render.
+/// Dispatch: what one thread waits on for another (a thread's end, a nap's end, a render's
+/// blocks, a player's completion). Posting never blocks or allocates, so the audio thread may
+/// post; timed waits end at a deadline on the monotonic clock.
 package final class SystemSemaphore: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
 
@@ -106,14 +108,21 @@ package final class SystemSemaphore: @unchecked Sendable {
 
     /// Takes one from the count, waiting while it is 0.
     package func wait() {
-        // A signal handler's interruption is not a wake-up.
-        while sem_wait(semaphore) != 0 && errno == EINTR {}
+        // A signal handler's interruption is not a wake-up; nothing else fails on a valid semaphore.
+        _ = try? systemCall { sem_wait(semaphore) }
     }
 
     /// Takes one from the count if it becomes positive within `nanoseconds`; false when the
-    /// time ran out (or a signal handler interrupted the wait).
+    /// time ran out.
     package func wait(nanoseconds: Int) -> Bool {
-        haptics_semaphore_wait(semaphore, nanoseconds) == 0
+        wait(until: SystemClock.nanoseconds + max(0, nanoseconds))
+    }
+
+    /// Takes one from the count if it becomes positive before the monotonic clock reads
+    /// `deadline` (``SystemClock/nanoseconds``); false when the time ran out. A signal
+    /// handler's interruption resumes the wait, which still ends at the deadline.
+    package func wait(until deadline: Int) -> Bool {
+        (try? systemCall { haptics_semaphore_wait_until(semaphore, deadline) }) != nil
     }
 
     /// Adds one to the count, waking a waiter.
