@@ -1,4 +1,5 @@
 import HapticsRender
+import HapticsSystem
 import Synchronization
 
 /// Everything the engine's threads share with its audio thread, and nothing else: the command

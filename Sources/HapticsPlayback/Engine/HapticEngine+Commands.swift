@@ -53,7 +53,7 @@ extension HapticEngine {
         let loop = state.withLock { s -> RenderLoop? in
             guard !s.running, let loop = s.loop else { return nil }
             if let stuck = s.stuckThread {
-                guard stuck.wait(timeout: .now()) == .success else { return nil }
+                guard stuck.wait(nanoseconds: 0) else { return nil }
                 stuck.signal()
                 s.stuckThread = nil
             }
