@@ -24,7 +24,7 @@ import HapticsCore
 ///    frames) above median + k·MAD (k = 6) of the novelty over 300 ms around them, on a
 ///    sound reaching `onsetFloor` (3%) of the loudest level, at least 40 ms apart, are
 ///    candidates. Each is placed where its attack starts, on 1 ms blocks: the first block
-///    rising 15% of the way from the background (the loudest block of the 10 ms before the
+///    rising 30% of the way from the background (the loudest block of the 10 ms before the
 ///    search) to the hit's loudest, moved back over the blocks still 2% of the way up. It is
 ///    kept if it starts a hit, not a swell or a wobble: within 25 ms a 2 ms stretch is twice
 ///    as loud as the loudest 2 ms of the 10 ms before, and louder than it by half the loudest
@@ -307,7 +307,7 @@ public struct AudioAnalyzer: Sendable {
         // Place each onset where its attack starts, on a 1 ms grid: a second pass over the
         // sound, reading only as far as the last onset's window. The background is the
         // loudest 1 ms block in the 10 ms before the search; the attack is the first block
-        // that rises 15% of the way from it to the hit's loudest block, moved back over the
+        // that rises 30% of the way from it to the hit's loudest block, moved back over the
         // blocks still 2% of the way up (the foot of a soft attack).
         let block = max(1, Int(rate / 1000))
         let attackBlocks = max(1, Int((Self.attackTime * 1000).rounded()))
@@ -342,8 +342,10 @@ public struct AudioAnalyzer: Sendable {
                 guard loudest > background else { continue }
                 let rise = loudest - background
                 var j = backgroundBlocks
-                while j < energies.count - attackBlocks - 1, energies[j] < background + 0.15 * rise { j += 1 }
-                while j > backgroundBlocks, energies[j - 1] > background + 0.02 * rise { j -= 1 }
+                while j < energies.count - attackBlocks - 1, energies[j] < background + 0.3 * rise { j += 1 }
+                // (Over a one-block dip too: a voice's pitch pulses leave quiet milliseconds.)
+                let foot = background + 0.02 * rise
+                while j > backgroundBlocks, energies[j - 1] > foot || (j - 2 >= backgroundBlocks && energies[j - 2] > foot) { j -= 1 }
                 let best = from + (j - backgroundBlocks) * block
                 // A hit, not a swell or a wobble: within 25 ms of its start, a 2 ms stretch is
                 // twice as loud as the loudest of the 10 ms before, and louder than it by half
