@@ -27,13 +27,14 @@ public struct AnalysisOptions: Sendable, Hashable {
 
     /// Whether onsets become transients (`--no-transients` turns it off).
     public var transients = true
-    /// Onsets are spectral-flux peaks above median + k·MAD of the flux around them; this is k
-    /// (`--onset-k`, default 6; lower finds softer hits and more false ones).
+    /// Onsets are peaks of the novelty (spectral flux, each bin's rise divided by its running
+    /// mean power) above median + k·MAD of the novelty around them; this is k (`--onset-k`,
+    /// default 6; lower finds softer hits and more false ones).
     public var onsetK = 6.0
     /// The span of that median and MAD, centred on the frame (`--onset-window-ms`, default 300 ms).
     public var onsetWindow = 0.3
-    /// A flux peak must also reach this fraction of the loudest peak (`--onset-floor`,
-    /// default 0.03, −15 dB in power), so silence's tiny fluctuations never count.
+    /// An onset's sound must also reach this fraction of the loudest level (RMS over 5 ms;
+    /// `--onset-floor`, default 0.03, −30 dB), so faint rustles under a loud sound are not taps.
     public var onsetFloor = 0.03
     /// Two onsets are at least this far apart (`--min-onset-gap-ms`, default 40 ms).
     public var minimumOnsetGap = 0.04

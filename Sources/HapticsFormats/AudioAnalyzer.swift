@@ -15,17 +15,20 @@ import HapticsCore
 /// 3. **Sharpness.** The spectral centroid (kissfft's real FFT, magnitudes above DC) maps
 ///    logarithmically from `centroidLow…centroidHigh` (150…6000 Hz) to sharpness 0…1, is held
 ///    through silence and smoothed (20 ms).
-/// 4. **Onsets.** Spectral flux — the sum over bins of the increases of power (squared
-///    magnitude) from one frame to the next, each bin compared with the loudest bin within
-///    150 Hz in the previous frame (SuperFlux's maximum filter, so a gliding pitch is not an
-///    onset) — is compared with an adaptive threshold,
-///    median + k·MAD (k = 6) of the flux over 300 ms around it, and a floor of 3% of the
-///    largest flux; local maxima (±2 frames) above both, at least 40 ms apart, are onsets.
-///    Power rather than log magnitude: broadband noise, spread thin over many bins, then adds
-///    little while a hit's concentrated energy stands out (measured: F1 1.0 for clicks 6 dB
-///    over white noise, 0.87 at 3 dB, where log-magnitude flux gave 0.42 and 0.12). Before
-///    the sound is silence, so a sound starting with a hit has an onset at 0. Each onset is placed on the
-///    1 ms block with the steepest energy rise inside its frame's window.
+/// 4. **Onsets.** The novelty is whitened spectral flux: the increase of each bin's power
+///    (squared magnitude) over the loudest bin within 150 Hz in the previous frame
+///    (SuperFlux's maximum filter, so a gliding pitch is not an onset), divided by that bin's
+///    running mean power over 300 ms (adaptive whitening, so loud low bins' wandering — brown
+///    noise, a bass — does not outweigh a hit's rise in quiet bins), averaged over the bins.
+///    Before the sound is silence, so a sound starting loud has an onset at 0. Peaks (±2
+///    frames) above median + k·MAD (k = 6) of the novelty over 300 ms around them, on a
+///    sound reaching `onsetFloor` (3%) of the loudest level, at least 40 ms apart, are
+///    candidates. Each is placed where its attack starts, on 1 ms blocks: the first block
+///    rising 30% of the way from the background (the loudest block of the 10 ms before the
+///    search) to the hit's loudest, moved back over the blocks still 2% of the way up. It is
+///    kept if it starts a hit, not a swell or a wobble: within 25 ms a 2 ms stretch is twice
+///    as loud as the loudest 2 ms of the 10 ms before, and louder than it by half the loudest
+///    5 ms of the next 150 ms (a tremolo's swell is not: the continuous layer follows it).
 /// 5. **Transients.** Each onset becomes a tap whose intensity is √(peak RMS in the 20 ms after
 ///    it ÷ the loudest RMS) and whose sharpness is the centroid mapping at the onset.
 /// 6. **Ducking.** Under each tap the continuous intensity is lowered by `duckDepth` (0.5) for
@@ -33,6 +36,9 @@ import HapticsCore
 /// 7. **Simplification.** Both curves are reduced with Ramer–Douglas–Peucker to at most
 ///    `pointsPerSecond` (20) points per second (sharpness half), then written as continuous
 ///    events of at most 30 s driven by curves of at most 16 points (``HapticLayers``).
+/// 8. **Headroom.** A tap (amplitude intensity²) and the continuous part under it over the
+///    tap's 40 ms add up: each tap is lowered to what the simplified continuous part leaves
+///    below full scale (0.98), so the pattern never clips on a profile of gain 1.
 public struct AudioAnalyzer: Sendable {
     public var options: AnalysisOptions
 
@@ -45,6 +51,26 @@ public struct AudioAnalyzer: Sendable {
     /// 50 ms close after a `.haptic` emphasis), so that what a full-length sound gives is
     /// written and read back in every format.
     static let latestTime = Double(SoundReader.maxSeconds) - 0.1
+
+    /// Power below this (−100 dB, far below a 16-bit sound's quietest) counts as silence.
+    static let powerFloor = 1e-10
+    /// The time constant of each bin's running mean power, which the flux is divided by.
+    static let whiteningTime = 0.3
+    /// The least novelty (the mean over bins of the whitened rise) that can be an onset.
+    static let minimumRise = 0.05
+    /// A candidate onset is a hit, not a swell (a tremolo) or a wobble (a voice's pitch
+    /// pulses, noise): within `attackTime` of its start, a 2 ms stretch has `attackRise`
+    /// times the power of the loudest 2 ms of the 10 ms before, and exceeds it by
+    /// `attackFraction` of the loudest power (5 ms RMS²) over the next `comingSpan`.
+    static let attackRise = 2.0
+    static let attackFraction = 0.5
+    static let attackTime = 0.025
+    static let comingSpan = 0.15
+    /// The longest a tap sounds (the renderer's transient burst, 8–40 ms).
+    static let tapLength = 0.04
+    /// The amplitude a tap and the continuous part under it may reach together, just below
+    /// full scale.
+    static let fullScale = 0.98
 
     /// What the analysis found, with the frame-level curves for inspection and tests.
     public struct Result: Sendable {
@@ -104,10 +130,10 @@ public struct AudioAnalyzer: Sendable {
         while Double(n) < o.window * rate { n *= 2 }
         let hopSeconds = Double(hop) / rate
 
-        // 1–4. One pass over the sound: RMS per hop, spectra (centroid and flux) per frame.
+        // 1–4. One pass over the sound: RMS per hop, spectra (centroid and onset novelty) per frame.
         var rms: [Double] = []
         var centroid: [Double] = []
-        var flux: [Double] = []
+        var novelty: [Double] = []
         var window = [Float](repeating: 0, count: n)
         for i in 0..<n { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n))) }
         let bins = n / 2 + 1
@@ -115,10 +141,15 @@ public struct AudioAnalyzer: Sendable {
         defer { free(UnsafeMutableRawPointer(config)) }  // kiss_fftr_free is a macro for free()
         var input = [Float](repeating: 0, count: n)
         var output = [kiss_fft_cpx](repeating: kiss_fft_cpx(), count: bins)
-        var previous = [Float](repeating: 0, count: bins)
-        var current = [Float](repeating: 0, count: bins)
         let binHz = rate / Double(n)
         let normal = 2 / Float(n)
+        // Each bin's running mean power (over about 300 ms): the flux is counted relative
+        // to it (adaptive whitening), so loud low bins' wandering (brown noise, a bass) does
+        // not outweigh a hit's rise in quiet bins.
+        var average = [Double](repeating: 0, count: bins)
+        let averageCoefficient = 1 - exp(-hopSeconds / Self.whiteningTime)
+        var previous = [Float](repeating: 0, count: bins)
+        var current = [Float](repeating: 0, count: bins)
         // Neighbouring bins within about 150 Hz.
         let spread = max(1, Int(150 / binHz))
         var stream = SampleWindow(try open())
@@ -155,7 +186,6 @@ public struct AudioAnalyzer: Sendable {
             }
             var weighted = 0.0
             var total = 0.0
-            var rise = 0.0
             for k in 0..<bins {
                 let re = output[k].r
                 let im = output[k].i
@@ -166,20 +196,22 @@ public struct AudioAnalyzer: Sendable {
                 }
                 current[k] = magnitude * magnitude
             }
-            // SuperFlux (Böck & Widmer, 2013): compare each bin with the loudest of its
-            // neighbours in the previous frame, so energy gliding between nearby bins
-            // (a kick drum's falling pitch, vibrato) is not counted as new.
+            // SuperFlux (Böck & Widmer, 2013): the increases of power from the previous frame,
+            // each bin compared with the loudest of its neighbours within 150 Hz there (a
+            // gliding pitch is not new), each divided by the bin's running mean power. Before
+            // the sound is silence, so a sound starting loud has an onset at 0.
+            var rise = 0.0
             for k in 0..<bins {
                 var reference = previous[k]
                 for j in max(0, k - spread)...min(bins - 1, k + spread) where previous[j] > reference { reference = previous[j] }
-                let d = current[k] - reference
-                if d > 0 { rise += Double(d) }
+                let d = Double(current[k] - reference)
+                if d > 0 { rise += d / (average[k] + Self.powerFloor) }
+                average[k] += averageCoefficient * (Double(current[k]) - average[k])
             }
+            rise /= Double(bins)
             swap(&previous, &current)
             centroid.append(total > 0 ? weighted / total : 0)
-            // Before the sound's start is silence: a sound that starts loud has an
-            // onset at 0, as a sound effect's first hit should.
-            flux.append(rise)
+            novelty.append(rise)
             f += 1
             stream.discard(before: min(f * hop + hop / 2 - n / 2, f * hop))
             if let progress, f % 2048 == 0, let expectedFrames, expectedFrames > 0 {
@@ -230,80 +262,114 @@ public struct AudioAnalyzer: Sendable {
         }
         progress?(0.75)
 
-        // 4. Onsets: adaptive threshold on the flux.
+        // 4. Onsets: peaks of either novelty above its adaptive threshold, on a sound above
+        // the floor; which of them start a hit is decided below, on the samples.
         var onsetFrames: [Int] = []
-        if o.transients, frames > 2 {
+        if o.transients, frames > 0 {
             let half = max(1, Int(o.onsetWindow / 2 / hopSeconds))
-            let maxFlux = flux.max() ?? 0
-            let floor = o.onsetFloor * maxFlux
             let gap = max(1, Int((o.minimumOnsetGap / hopSeconds).rounded()))
+            let soon = (n / 2 + Int(Self.attackTime * rate)) / hop + 1
+            let floor = o.onsetFloor * peakRMS
             var scratch: [Double] = []
             scratch.reserveCapacity(2 * half + 1)
-            for f in 0..<frames {
-                let value = flux[f]
-                guard value > floor, value > 0 else { continue }
-                let lo = max(0, f - 2)
-                let hi = min(frames - 1, f + 2)
-                var isPeak = true
-                for g in lo...hi where g != f && (flux[g] > value || (flux[g] == value && g < f)) {
-                    isPeak = false
-                    break
+            func peaks(of curve: [Double], least: Double) -> [Int] {
+                var found: [Int] = []
+                for f in 0..<frames {
+                    let value = curve[f]
+                    guard value >= least, value > 0 else { continue }
+                    var isPeak = true
+                    for g in max(0, f - 2)...min(frames - 1, f + 2) where g != f && (curve[g] > value || (curve[g] == value && g < f)) {
+                        isPeak = false
+                        break
+                    }
+                    guard isPeak else { continue }
+                    let early = rms[f...min(frames - 1, f + soon)].max() ?? 0
+                    guard early >= floor, early > 0 else { continue }
+                    scratch.removeAll(keepingCapacity: true)
+                    for g in max(0, f - half)...min(frames - 1, f + half) { scratch.append(curve[g]) }
+                    scratch.sort()
+                    let median = scratch[scratch.count / 2]
+                    for i in scratch.indices { scratch[i] = abs(scratch[i] - median) }
+                    scratch.sort()
+                    let mad = scratch[scratch.count / 2]
+                    guard value > median + o.onsetK * mad else { continue }
+                    if let last = found.last, f - last < gap {
+                        if curve[last] < value { found[found.count - 1] = f }
+                        continue
+                    }
+                    found.append(f)
                 }
-                guard isPeak else { continue }
-                scratch.removeAll(keepingCapacity: true)
-                for g in max(0, f - half)...min(frames - 1, f + half) { scratch.append(flux[g]) }
-                scratch.sort()
-                let median = scratch[scratch.count / 2]
-                for i in scratch.indices { scratch[i] = abs(scratch[i] - median) }
-                scratch.sort()
-                let mad = scratch[scratch.count / 2]
-                guard value > median + o.onsetK * mad else { continue }
-                if let last = onsetFrames.last, f - last < gap {
-                    if flux[last] < value { onsetFrames[onsetFrames.count - 1] = f }
-                    continue
-                }
-                onsetFrames.append(f)
+                return found
             }
+            onsetFrames = peaks(of: novelty, least: Self.minimumRise)
         }
 
-        // Place each onset on the 1 ms block with the steepest energy rise in its window: a
-        // second pass over the sound, reading only as far as the last onset's window.
+        // Place each onset where its attack starts, on a 1 ms grid: a second pass over the
+        // sound, reading only as far as the last onset's window. The background is the
+        // loudest 1 ms block in the 10 ms before the search; the attack is the first block
+        // that rises 30% of the way from it to the hit's loudest block, moved back over the
+        // blocks still 2% of the way up (the foot of a soft attack).
         let block = max(1, Int(rate / 1000))
+        let attackBlocks = max(1, Int((Self.attackTime * 1000).rounded()))
+        let stretchBlocks = 2
+        let comingFrames = max(1, Int(Self.comingSpan / hopSeconds))
         var onsets: [Double] = []
         var transients: [HapticLayers.Transient] = []
         if !onsetFrames.isEmpty {
             var samples = SampleWindow(try open())
-            for f in onsetFrames {
+            var energies: [Double] = []
+            for (index, f) in onsetFrames.enumerated() {
                 let centre = f * hop + hop / 2
-                try samples.fill(upTo: centre + n / 2 + block)
-                func energy(_ start: Int) -> Double {
-                    samples.withSamples { samples, offset in
+                let from = centre - n / 2 - 2 * hop
+                let to = centre + n / 2 + 2 * hop + attackBlocks * block
+                let backgroundBlocks = 10
+                try samples.fill(upTo: to + block)
+                energies.removeAll(keepingCapacity: true)
+                samples.withSamples { samples, offset in
+                    var start = from - backgroundBlocks * block
+                    while start < to {
                         var sum: Float = 0
                         let s = max(0, start, offset)
                         let e = min(sampleCount, offset + samples.count, start + block)
                         if e > s { for i in s..<e { sum += samples[i - offset] * samples[i - offset] } }
-                        return Double(sum)
+                        energies.append(Double(sum))
+                        start += block
                     }
                 }
-                var best = centre
-                var bestRise = -Double.infinity
-                var before = energy(centre - n / 2 - block)
-                var start = centre - n / 2
-                while start < centre + n / 2 {
-                    let e = energy(start)
-                    if e - before > bestRise {
-                        bestRise = e - before
-                        best = start
+                samples.discard(before: from - backgroundBlocks * block - block)
+                let background = energies[0..<backgroundBlocks].max() ?? 0
+                let loudest = energies[backgroundBlocks...].max() ?? 0
+                guard loudest > background else { continue }
+                let rise = loudest - background
+                var j = backgroundBlocks
+                while j < energies.count - attackBlocks - 1, energies[j] < background + 0.3 * rise { j += 1 }
+                // (Over a one-block dip too: a voice's pitch pulses leave quiet milliseconds.)
+                let foot = background + 0.02 * rise
+                while j > backgroundBlocks, energies[j - 1] > foot || (j - 2 >= backgroundBlocks && energies[j - 2] > foot) { j -= 1 }
+                let best = from + (j - backgroundBlocks) * block
+                // A hit, not a swell or a wobble: within 25 ms of its start, a 2 ms stretch is
+                // twice as loud as the loudest of the 10 ms before, and louder than it by half
+                // the loudest 5 ms of the next 150 ms.
+                func loudestStretch(_ range: Range<Int>) -> Double {
+                    var loudest = 0.0
+                    for k in range.lowerBound..<max(range.lowerBound + 1, range.upperBound - stretchBlocks + 1) {
+                        loudest = max(loudest, energies[k..<min(energies.count, k + stretchBlocks)].reduce(0, +) / Double(stretchBlocks * block))
                     }
-                    before = e
-                    start += block
+                    return loudest
                 }
-                samples.discard(before: centre - n / 2 - block)
+                let before = loudestStretch((j - backgroundBlocks)..<j)
+                let early = loudestStretch(j..<min(energies.count, j + attackBlocks))
+                let firstHop = min(frames - 1, max(0, best / hop))
+                // (Up to the next candidate: a louder hit after it does not make it a swell.)
+                let next = index + 1 < onsetFrames.count ? onsetFrames[index + 1] : frames
+                let coming = rms[firstHop...max(firstHop, min(frames - 1, firstHop + comingFrames, next))].max() ?? 0
+                guard early > Self.attackRise * before, early - before >= Self.attackFraction * coming * coming else { continue }
                 let time = Double(max(0, best)) / rate
+                if let last = onsets.last, time - last < o.minimumOnsetGap { continue }
                 onsets.append(time)
                 // Intensity from the peak hop RMS in the next 20 ms; sharpness from the brightness there.
                 let firstFrame = min(frames - 1, max(0, best / hop))
-                let lastFrame = min(frames - 1, (best + Int(0.02 * rate)) / hop)
+                let lastFrame = min(frames - 1, (max(0, best) + Int(0.02 * rate)) / hop)
                 var peakHere = 0.0
                 var brightest = firstFrame
                 for g in firstFrame...max(firstFrame, lastFrame) where rms[g] > peakHere {
@@ -362,6 +428,18 @@ public struct AudioAnalyzer: Sendable {
             let keepS = CurveSimplifier.keep(times: curveTimes, values: [curveSharpness], budget: max(2, budget / 2))
             layerIntensity = keepI.map { .init(curveTimes[$0], curveIntensity[$0]) }
             layerSharpness = keepS.map { .init(curveTimes[$0], curveSharpness[$0]) }
+        }
+        // 8. Never past full scale: a tap's amplitude (intensity²) and the continuous part's
+        // under it (as simplified) add up, so each tap is lowered to the headroom the
+        // continuous part leaves over the tap's length.
+        if !layerIntensity.isEmpty {
+            for i in transients.indices {
+                let t = transients[i].time
+                var under = max(HapticLayers.value(of: layerIntensity, at: t), HapticLayers.value(of: layerIntensity, at: t + Self.tapLength))
+                for point in layerIntensity where point.time > t && point.time < t + Self.tapLength { under = max(under, point.value) }
+                let headroom = max(0, Self.fullScale - under * under)
+                if transients[i].intensity * transients[i].intensity > headroom { transients[i].intensity = headroom.squareRoot() }
+            }
         }
         progress?(1)
         return Result(

@@ -11,9 +11,10 @@ struct AnalyzeCommand: Command {
             Reads WAV, FLAC, Ogg or MP3 (through libsndfile; 1,000 to 384,000 Hz, up to 64 channels \
             mixed to mono, up to 3,600 s, streamed in blocks) and \
             writes a pattern that follows it: intensity from the sound's level (an RMS follower), \
-            sharpness from its brightness (spectral centroid), taps at its onsets (spectral flux \
-            over an adaptive threshold), the continuous part ducked under the taps, curves \
-            simplified to a point budget. Every step's setting has an option below; the defaults \
+            sharpness from its brightness (spectral centroid), taps where its hits start (whitened \
+            spectral flux over an adaptive threshold; a swell is followed, not tapped), the \
+            continuous part ducked under the taps, taps lowered so the pattern never clips, \
+            curves simplified to a point budget. Every step's setting has an option below; the defaults \
             suit music and sound effects.
 
             The output format comes from its extension (.ahap, .haptic, or any `haptics convert` \
@@ -43,9 +44,9 @@ struct AnalyzeCommand: Command {
             .option("centroid-low", valueName: "Hz", help: "Spectral centroid for sharpness 0 (default 150).", takesDashedValue: true),
             .option("centroid-high", valueName: "Hz", help: "Spectral centroid for sharpness 1 (default 6000).", takesDashedValue: true),
             .option("sharpness-smoothing-ms", valueName: "ms", help: "Sharpness smoothing (default 20).", takesDashedValue: true),
-            .option("onset-k", valueName: "k", help: "Onset threshold: median + k·MAD of the spectral flux (default 6).", takesDashedValue: true),
+            .option("onset-k", valueName: "k", help: "Onset threshold: median + k·MAD of the whitened spectral flux (default 6).", takesDashedValue: true),
             .option("onset-window-ms", valueName: "ms", help: "Span of that median and MAD (default 300).", takesDashedValue: true),
-            .option("onset-floor", valueName: "0…1", help: "Onsets need this fraction of the largest flux (default 0.03).", takesDashedValue: true),
+            .option("onset-floor", valueName: "0…1", help: "Onsets need this fraction of the loudest level (default 0.03).", takesDashedValue: true),
             .option("min-onset-gap-ms", valueName: "ms", help: "Shortest time between onsets (default 40).", takesDashedValue: true),
             .option("duck", valueName: "0…1", help: "Lower the continuous part under taps by this much (default 0.5).", takesDashedValue: true),
             .option("duck-ms", valueName: "ms", help: "How long after each tap (default 50).", takesDashedValue: true),
