@@ -62,8 +62,10 @@ extension HapticEngine {
             // process). Naps of at most 1 ms, ending at once when a command or a stop arrives;
             // once anything plays, the buffer fills again as the device allows. An output that
             // skips its queued silence needs none of it: its buffer stays full, the write
-            // waits for the device, and the thread wakes once a period.
-            if output.isPaced && !loop.hasActivePlayers {
+            // waits in the device's poll for its request, and the thread wakes once a period
+            // with the whole buffer as margin (these naps woke it 986 times a second; one nap
+            // per period timed from the lagging queue count underran under load).
+            if output.isPaced && skipping == nil && !loop.hasActivePlayers {
                 var naps = 0
                 while naps < 100 {
                     let excess = output.queuedFrames() - idleQueue
