@@ -398,8 +398,9 @@ long haptics_pulse_queued(haptics_pulse_stream *s) {
 }
 
 void haptics_pulse_flush(haptics_pulse_stream *s) {
+    // Taken at the next write, if any: flushing now would allocate libpulse's operation on the
+    // writing thread, and after a drain the engine closes the stream, which drops it anyway.
     atomic_fetch_add_explicit(&s->stops, 1, memory_order_release);
-    handle_stop(s);
 }
 
 void haptics_pulse_stop(haptics_pulse_stream *s) {

@@ -52,7 +52,8 @@ long haptics_pulse_queued(haptics_pulse_stream *stream);
 /// next call.
 void haptics_pulse_stop(haptics_pulse_stream *stream);
 
-/// Writing thread: drops what is queued now.
+/// Writing thread: what is queued is dropped at the next write (closing drops it too); no
+/// heap call now.
 void haptics_pulse_flush(haptics_pulse_stream *stream);
 
 /// How many times the buffer ran dry since opening (the server then waits for a period to be
