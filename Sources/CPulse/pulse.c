@@ -99,10 +99,13 @@ struct haptics_pulse_stream {
     atomic_long delay;
     /// Set by `haptics_pulse_skip_queued`: the next write lands at the server's read position.
     int seek_to_read;
-    /// Bytes that may be written after such a write before the server's next request: the
-    /// server then holds only what was written since, so a whole buffer may follow at once
-    /// (waiting for its request let the sink run dry behind the first period).
-    size_t credit;
+    /// Such a write is a whole buffer, sent at once: the writes that follow the seek are
+    /// gathered here (`staged` bytes of a buffer's) and sent as one. Sent a period at a time,
+    /// the sink could read between two of them and run dry behind the first (a start can come
+    /// at any moment of the sink's cycle).
+    char *stage;
+    size_t staged;
+    int staging;
     /// The delay, kept here rather than asked of libpulse: its timing updates (automatic, or
     /// requested) each allocate an operation and a reply slot, about 20 heap calls at a
     /// stream's start and one every 1.5 s after, on the writing thread. Frames written so far
@@ -118,6 +121,10 @@ struct haptics_pulse_stream {
     long sink_frames;
     /// The room the last look found, to tell a request from the server (room grew).
     size_t room;
+    /// Bumped by `haptics_pulse_interrupt_wait`; `haptics_pulse_wait_for_room` returns when it
+    /// differs from the last value it acted on.
+    atomic_uint interrupts;
+    unsigned interrupts_handled;
     char failure[256];
 };
 
@@ -257,6 +264,7 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     s->buffer_frames = granted ? (unsigned)(granted->tlength / s->frame_bytes) : buffer_frames;
     s->period_frames = granted ? (unsigned)(granted->minreq / s->frame_bytes) : period_frames;
     s->sink_frames = sink_latency(s, deadline);
+    s->stage = malloc((size_t)s->buffer_frames * s->frame_bytes);
     s->room = pulse.pa_stream_writable_size(s->stream);
     return s;
 }
@@ -282,15 +290,14 @@ static void anchor(haptics_pulse_stream *s, long long read, long long now_us) {
 /// After the main loop ran: a request (more room) says how much the server holds, hence where
 /// it reads (libpulse's count of room is the server's, less the writes on their way). The
 /// anchor moves an eighth of the way there, so that the sink reading in blocks does not jerk
-/// the clock while a rate that differs from the monotonic clock's is followed. Not while a
-/// seek's credit is out: the room is then not the server's.
+/// the clock while a rate that differs from the monotonic clock's is followed.
 static void observe_room(haptics_pulse_stream *s) {
     size_t room = pulse.pa_stream_writable_size(s->stream);
     if (room == (size_t)-1) return;
     size_t previous = s->room;
     s->room = room;
     size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
-    if (room <= previous || room >= buffer || s->credit || !s->playing) return;
+    if (room <= previous || room >= buffer || !s->playing) return;
     long long now = monotonic_us();
     long long reported = s->written - (long long)((buffer - room) / s->frame_bytes);
     long long read = read_position(s, now);
@@ -318,54 +325,82 @@ static int handle_stop(haptics_pulse_stream *s) {
         pulse.pa_mainloop_iterate(s->mainloop, 0, NULL);
     }
     // Nothing is queued now; playback starts again with the next write.
+    s->staging = 0;
+    s->staged = 0;
     anchor(s, s->written, monotonic_us());
     s->playing = 0;
     s->room = pulse.pa_stream_writable_size(s->stream);
     return 1;
 }
 
+/// Records why the server refused samples; -1.
+static long refused(haptics_pulse_stream *s) {
+    if (!has_failed(s)) {
+        snprintf(s->failure, sizeof s->failure, "the sound server refused the samples: %s",
+                 pulse.pa_strerror(pulse.pa_context_errno(s->context)));
+    }
+    return -1;
+}
+
+/// Sends the staged buffer over the queued silence: the server places it at the next frame its
+/// sink reads from the stream (relative to its read index when it arrives, so never behind
+/// it), and asks for what the seek freed. 0, or -1 when the server refused it.
+static int send_staged(haptics_pulse_stream *s) {
+    s->staging = 0;
+    if (pulse.pa_stream_write(s->stream, s->stage, s->staged, NULL, 0, PA_SEEK_RELATIVE_ON_READ) < 0) return -1;
+    s->staged = 0;
+    s->room = pulse.pa_stream_writable_size(s->stream);
+    return 0;
+}
+
+void haptics_pulse_send_staged(haptics_pulse_stream *s) {
+    if (s->staging && s->staged > 0 && !has_failed(s)) {
+        if (send_staged(s) < 0) refused(s);
+        pulse.pa_mainloop_iterate(s->mainloop, 0, NULL);
+    }
+    s->staging = 0;
+}
+
 long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t frames) {
     handle_stop(s);
     const char *bytes = (const char *)samples;
     size_t total = frames * s->frame_bytes, done = 0;
+    if (s->seek_to_read && s->stage) {
+        // Over the silence still queued: the server reads on from these frames, and the
+        // silence skipped drops out of the timeline.
+        s->seek_to_read = 0;
+        s->staging = 1;
+        s->staged = 0;
+        s->playing = 1;
+        anchor(s, s->written, monotonic_us());
+    }
     while (done < total) {
         if (handle_stop(s)) break;
         if (has_failed(s)) return -1;
+        if (s->staging) {
+            size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
+            size_t count = total - done < buffer - s->staged ? total - done : buffer - s->staged;
+            memcpy(s->stage + s->staged, bytes + done, count);
+            s->staged += count;
+            done += count;
+            s->written += (long long)(count / s->frame_bytes);
+            if (s->staged == buffer && send_staged(s) < 0) return refused(s);
+            continue;
+        }
         size_t writable = pulse.pa_stream_writable_size(s->stream);
         if (writable == (size_t)-1) {
             has_failed(s);
             return -1;
         }
-        if (s->credit > writable) writable = s->credit;
         size_t count = total - done < writable ? total - done : writable;
         count -= count % s->frame_bytes;
-        pa_seek_mode_t seek = PA_SEEK_RELATIVE;
-        if (s->seek_to_read) {
-            // Over the silence still queued: the server places these frames at the next one its
-            // sink reads from the stream (relative to its read index when they arrive, so never
-            // behind it), and asks for what the seek freed. Up to a buffer, whatever the
-            // client-side count of free room says.
-            s->seek_to_read = 0;
-            seek = PA_SEEK_RELATIVE_ON_READ;
-            size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
-            count = total - done < buffer ? total - done : buffer;
-            s->credit = buffer;
-            // The server reads on from these frames: the silence skipped drops out of the timeline.
-            anchor(s, s->written, monotonic_us());
-        }
         if (count == 0) {
             // Until the server asks for more, the connection changes, or a stop interrupts.
             if (run_once(s, -1) < 0) return -1;
             observe_room(s);
             continue;
         }
-        if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, seek) < 0) {
-            if (!has_failed(s)) {
-                snprintf(s->failure, sizeof s->failure, "the sound server refused the samples: %s",
-                         pulse.pa_strerror(pulse.pa_context_errno(s->context)));
-            }
-            return -1;
-        }
+        if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, PA_SEEK_RELATIVE) < 0) return refused(s);
         if (!s->playing) {
             // The server plays once a period is queued: about now.
             s->playing = 1;
@@ -373,7 +408,6 @@ long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t f
         }
         done += count;
         s->written += (long long)(count / s->frame_bytes);
-        s->credit = s->credit > count ? s->credit - count : 0;
         s->room = pulse.pa_stream_writable_size(s->stream);
     }
     // Sends what was queued now rather than at the next wait, and reads what came meanwhile.
@@ -384,6 +418,29 @@ long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t f
     observe_room(s);
     atomic_store_explicit(&s->delay, current_delay(s), memory_order_relaxed);
     return (long)(done / s->frame_bytes);
+}
+
+int haptics_pulse_wait_for_room(haptics_pulse_stream *s, size_t frames) {
+    size_t wanted = frames * s->frame_bytes;
+    while (1) {
+        if (handle_stop(s)) return 0;
+        unsigned interrupts = atomic_load_explicit(&s->interrupts, memory_order_acquire);
+        if (interrupts != s->interrupts_handled) {
+            s->interrupts_handled = interrupts;
+            return 0;
+        }
+        if (has_failed(s)) return -1;
+        size_t writable = pulse.pa_stream_writable_size(s->stream);
+        if (writable == (size_t)-1) return -1;
+        if (writable >= wanted || s->staging) return 0;
+        if (run_once(s, -1) < 0) return -1;
+        observe_room(s);
+    }
+}
+
+void haptics_pulse_interrupt_wait(haptics_pulse_stream *s) {
+    atomic_fetch_add_explicit(&s->interrupts, 1, memory_order_release);
+    pulse.pa_mainloop_wakeup(s->mainloop);
 }
 
 long haptics_pulse_delay(haptics_pulse_stream *s) { return atomic_load_explicit(&s->delay, memory_order_relaxed); }
@@ -424,6 +481,7 @@ void haptics_pulse_close(haptics_pulse_stream *s) {
     pulse.pa_context_disconnect(s->context);
     pulse.pa_context_unref(s->context);
     pulse.pa_mainloop_free(s->mainloop);
+    free(s->stage);
     free(s);
 }
 
