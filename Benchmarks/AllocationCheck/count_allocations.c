@@ -1,8 +1,10 @@
 // LD_PRELOAD library: counts malloc/calloc/realloc/free calls made on threads whose kernel
 // name is $COUNT_THREAD (default "haptics-audio") and prints the totals at exit. Used by
 // scripts/check-audio-allocations.sh to show that the audio thread does not allocate.
+// COUNT_BACKTRACE=1 also prints the stack of each allocation counted.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +45,15 @@ static void count(atomic_long *counter) {
     char name[17] = {0};
     const char *wanted = getenv("COUNT_THREAD");
     prctl(PR_GET_NAME, name);
-    if (strcmp(name, wanted ? wanted : "haptics-audio") == 0) atomic_fetch_add(counter, 1);
+    if (strcmp(name, wanted ? wanted : "haptics-audio") == 0) {
+        atomic_fetch_add(counter, 1);
+        // COUNT_BACKTRACE=1: where each counted allocation came from, to find it.
+        if (counter == &allocations && getenv("COUNT_BACKTRACE")) {
+            void *frames[24];
+            backtrace_symbols_fd(frames, backtrace(frames, 24), 2);
+            fputs("--\n", stderr);
+        }
+    }
     atomic_fetch_add(&everything, 1);
     busy = 0;
 }

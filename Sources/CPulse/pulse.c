@@ -49,10 +49,11 @@
     F(pa_stream_set_underflow_callback) \
     F(pa_stream_writable_size) \
     F(pa_stream_write) \
-    F(pa_stream_get_latency) \
     F(pa_stream_flush) \
     F(pa_stream_get_buffer_attr) \
     F(pa_stream_get_timing_info) \
+    F(pa_stream_update_timing_info) \
+    F(pa_operation_get_state) \
     F(pa_operation_unref) \
     F(pa_strerror)
 
@@ -98,17 +99,32 @@ struct haptics_pulse_stream {
     atomic_long delay;
     /// Set by `haptics_pulse_skip_queued`: the next write lands at the server's read position.
     int seek_to_read;
-    /// Bytes that may be written after such a write before the server's next request: the
-    /// server then holds only what was written since, so a whole buffer may follow at once
-    /// (waiting for its request let the sink run dry behind the first period).
-    size_t credit;
-    /// After such a write libpulse's latency is unknown until its next timing update (its
-    /// write index no longer counts): meanwhile the delay is estimated from what was written
-    /// since (`since_seek`), the sink's own latency then (`sink_frames`) and the time passed.
-    int estimating;
-    long since_seek;
+    /// Such a write is a whole buffer, sent at once: the writes that follow the seek are
+    /// gathered here (`staged` bytes of a buffer's) and sent as one. Sent a period at a time,
+    /// the sink could read between two of them and run dry behind the first (a start can come
+    /// at any moment of the sink's cycle).
+    char *stage;
+    size_t staged;
+    int staging;
+    /// The delay, kept here rather than asked of libpulse: its timing updates (automatic, or
+    /// requested) each allocate an operation and a reply slot, about 20 heap calls at a
+    /// stream's start and one every 1.5 s after, on the writing thread. Frames written so far
+    /// (`written`, on a timeline where a seek's write follows the read position), and where
+    /// the server reads on it: `read_anchor` at `anchor_us`, advancing at the stream's rate
+    /// while `playing`, kept between `written` less a buffer and `written`, and pulled towards
+    /// what each of the server's requests says it has read. The sink's own latency
+    /// (`sink_frames`) is asked once, at open.
+    long long written;
+    long long read_anchor;
+    long long anchor_us;
+    int playing;
     long sink_frames;
-    long long seek_us;
+    /// The room the last look found, to tell a request from the server (room grew).
+    size_t room;
+    /// Bumped by `haptics_pulse_interrupt_wait`; `haptics_pulse_wait_for_room` returns when it
+    /// differs from the last value it acted on.
+    atomic_uint interrupts;
+    unsigned interrupts_handled;
     char failure[256];
 };
 
@@ -116,6 +132,9 @@ static void stream_underflowed(pa_stream *stream, void *userdata) {
     (void)stream;
     haptics_pulse_stream *s = userdata;
     atomic_fetch_add_explicit(&s->underflows, 1, memory_order_release);
+    // The server read all there was and waits for a period before it plays on.
+    s->read_anchor = s->written;
+    s->playing = 0;
 }
 
 /// Records why the connection or the stream failed, if either has; 1 when one has.
@@ -160,6 +179,20 @@ static int wait_until(haptics_pulse_stream *s, int (*ready)(haptics_pulse_stream
 
 static int context_ready(haptics_pulse_stream *s) { return pulse.pa_context_get_state(s->context) == PA_CONTEXT_READY; }
 static int stream_ready(haptics_pulse_stream *s) { return pulse.pa_stream_get_state(s->stream) == PA_STREAM_READY; }
+
+/// The sink's own latency in frames, asked once (on the opening thread, so that its
+/// allocations are not the writing thread's): 0 when the server does not say in time.
+static long sink_latency(haptics_pulse_stream *s, long long deadline) {
+    pa_operation *operation = pulse.pa_stream_update_timing_info(s->stream, NULL, NULL);
+    if (!operation) return 0;
+    while (pulse.pa_operation_get_state(operation) == PA_OPERATION_RUNNING && !has_failed(s)) {
+        long long left = deadline - monotonic_us();
+        if (left <= 0 || run_once(s, (int)(left < 100000 ? left : 100000)) < 0) break;
+    }
+    pulse.pa_operation_unref(operation);
+    const pa_timing_info *timing = pulse.pa_stream_get_timing_info(s->stream);
+    return timing ? (long)(timing->sink_usec * s->rate / 1000000) : 0;
+}
 
 haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate, unsigned channels, unsigned buffer_frames,
                                          unsigned period_frames, unsigned timeout_ms, char *message, size_t message_size) {
@@ -207,7 +240,8 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
         };
         // Requests a period at a time, as ALSA's plugin asks: the buffer is then the one asked
         // for (ADJUST_LATENCY let the server shrink it, and the low-latency stream underran).
-        pa_stream_flags_t flags = PA_STREAM_EARLY_REQUESTS | PA_STREAM_INTERPOLATE_TIMING | PA_STREAM_AUTO_TIMING_UPDATE;
+        // No automatic timing updates: they allocate on the writing thread (see `written`).
+        pa_stream_flags_t flags = PA_STREAM_EARLY_REQUESTS;
         if (pulse.pa_stream_connect_playback(s->stream, NULL, &attributes, flags, NULL, NULL) < 0) {
             problem = "the sound server refused the stream";
         } else if ((waited = wait_until(s, stream_ready, deadline)) != 0) {
@@ -229,24 +263,50 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     const pa_buffer_attr *granted = pulse.pa_stream_get_buffer_attr(s->stream);
     s->buffer_frames = granted ? (unsigned)(granted->tlength / s->frame_bytes) : buffer_frames;
     s->period_frames = granted ? (unsigned)(granted->minreq / s->frame_bytes) : period_frames;
+    s->sink_frames = sink_latency(s, deadline);
+    s->stage = malloc((size_t)s->buffer_frames * s->frame_bytes);
+    s->room = pulse.pa_stream_writable_size(s->stream);
     return s;
 }
 
 unsigned haptics_pulse_buffer_frames(const haptics_pulse_stream *s) { return s->buffer_frames; }
 unsigned haptics_pulse_period_frames(const haptics_pulse_stream *s) { return s->period_frames; }
 
-/// Frames written and not yet heard, 0 while the server has not said.
+/// Where the server reads now on the `written` timeline, by the stream's rate since the anchor.
+static long long read_position(haptics_pulse_stream *s, long long now_us) {
+    long long read = s->read_anchor;
+    if (s->playing) read += (now_us - s->anchor_us) * (long long)s->rate / 1000000;
+    long long floor = s->written - (long long)s->buffer_frames;
+    if (read < floor) read = floor;
+    return read < s->written ? read : s->written;
+}
+
+/// Moves the anchor to `read` now.
+static void anchor(haptics_pulse_stream *s, long long read, long long now_us) {
+    s->read_anchor = read;
+    s->anchor_us = now_us;
+}
+
+/// After the main loop ran: a request (more room) says how much the server holds, hence where
+/// it reads (libpulse's count of room is the server's, less the writes on their way). The
+/// anchor moves an eighth of the way there, so that the sink reading in blocks does not jerk
+/// the clock while a rate that differs from the monotonic clock's is followed.
+static void observe_room(haptics_pulse_stream *s) {
+    size_t room = pulse.pa_stream_writable_size(s->stream);
+    if (room == (size_t)-1) return;
+    size_t previous = s->room;
+    s->room = room;
+    size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
+    if (room <= previous || room >= buffer || !s->playing) return;
+    long long now = monotonic_us();
+    long long reported = s->written - (long long)((buffer - room) / s->frame_bytes);
+    long long read = read_position(s, now);
+    anchor(s, read + (reported - read) / 8, now);
+}
+
+/// Frames written and not yet heard: those the server holds and the sink's own latency.
 static long current_delay(haptics_pulse_stream *s) {
-    pa_usec_t latency = 0;
-    int negative = 0;
-    if (pulse.pa_stream_get_latency(s->stream, &latency, &negative) == 0) {
-        s->estimating = 0;
-        return negative ? 0 : (long)(latency * s->rate / 1000000);
-    }
-    if (!s->estimating) return 0;
-    long elapsed = (long)((monotonic_us() - s->seek_us) * s->rate / 1000000);
-    long left = s->since_seek + s->sink_frames - elapsed;
-    return left > 0 ? left : 0;
+    return (long)(s->written - read_position(s, monotonic_us())) + s->sink_frames;
 }
 
 void haptics_pulse_skip_queued(haptics_pulse_stream *s) {
@@ -264,64 +324,123 @@ static int handle_stop(haptics_pulse_stream *s) {
         if (operation) pulse.pa_operation_unref(operation);
         pulse.pa_mainloop_iterate(s->mainloop, 0, NULL);
     }
+    // Nothing is queued now; playback starts again with the next write.
+    s->staging = 0;
+    s->staged = 0;
+    anchor(s, s->written, monotonic_us());
+    s->playing = 0;
+    s->room = pulse.pa_stream_writable_size(s->stream);
     return 1;
+}
+
+/// Records why the server refused samples; -1.
+static long refused(haptics_pulse_stream *s) {
+    if (!has_failed(s)) {
+        snprintf(s->failure, sizeof s->failure, "the sound server refused the samples: %s",
+                 pulse.pa_strerror(pulse.pa_context_errno(s->context)));
+    }
+    return -1;
+}
+
+/// Sends the staged buffer over the queued silence: the server places it at the next frame its
+/// sink reads from the stream (relative to its read index when it arrives, so never behind
+/// it), and asks for what the seek freed. 0, or -1 when the server refused it.
+static int send_staged(haptics_pulse_stream *s) {
+    s->staging = 0;
+    if (pulse.pa_stream_write(s->stream, s->stage, s->staged, NULL, 0, PA_SEEK_RELATIVE_ON_READ) < 0) return -1;
+    s->staged = 0;
+    s->room = pulse.pa_stream_writable_size(s->stream);
+    return 0;
+}
+
+void haptics_pulse_send_staged(haptics_pulse_stream *s) {
+    if (s->staging && s->staged > 0 && !has_failed(s)) {
+        if (send_staged(s) < 0) refused(s);
+        pulse.pa_mainloop_iterate(s->mainloop, 0, NULL);
+    }
+    s->staging = 0;
 }
 
 long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t frames) {
     handle_stop(s);
     const char *bytes = (const char *)samples;
     size_t total = frames * s->frame_bytes, done = 0;
+    if (s->seek_to_read && s->stage) {
+        // Over the silence still queued: the server reads on from these frames, and the
+        // silence skipped drops out of the timeline.
+        s->seek_to_read = 0;
+        s->staging = 1;
+        s->staged = 0;
+        s->playing = 1;
+        anchor(s, s->written, monotonic_us());
+    }
     while (done < total) {
         if (handle_stop(s)) break;
         if (has_failed(s)) return -1;
+        if (s->staging) {
+            size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
+            size_t count = total - done < buffer - s->staged ? total - done : buffer - s->staged;
+            memcpy(s->stage + s->staged, bytes + done, count);
+            s->staged += count;
+            done += count;
+            s->written += (long long)(count / s->frame_bytes);
+            if (s->staged == buffer && send_staged(s) < 0) return refused(s);
+            continue;
+        }
         size_t writable = pulse.pa_stream_writable_size(s->stream);
         if (writable == (size_t)-1) {
             has_failed(s);
             return -1;
         }
-        if (s->credit > writable) writable = s->credit;
         size_t count = total - done < writable ? total - done : writable;
         count -= count % s->frame_bytes;
-        pa_seek_mode_t seek = PA_SEEK_RELATIVE;
-        if (s->seek_to_read) {
-            // Over the silence still queued: the server places these frames at the next one its
-            // sink reads from the stream (relative to its read index when they arrive, so never
-            // behind it), and asks for what the seek freed. Up to a buffer, whatever the
-            // client-side count of free room says.
-            s->seek_to_read = 0;
-            seek = PA_SEEK_RELATIVE_ON_READ;
-            size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
-            count = total - done < buffer ? total - done : buffer;
-            s->credit = buffer;
-            const pa_timing_info *timing = pulse.pa_stream_get_timing_info(s->stream);
-            s->sink_frames = timing ? (long)(timing->sink_usec * s->rate / 1000000) : 0;
-            s->since_seek = 0;
-            s->seek_us = monotonic_us();
-            s->estimating = 1;
-        }
         if (count == 0) {
             // Until the server asks for more, the connection changes, or a stop interrupts.
             if (run_once(s, -1) < 0) return -1;
+            observe_room(s);
             continue;
         }
-        if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, seek) < 0) {
-            if (!has_failed(s)) {
-                snprintf(s->failure, sizeof s->failure, "the sound server refused the samples: %s",
-                         pulse.pa_strerror(pulse.pa_context_errno(s->context)));
-            }
-            return -1;
+        if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, PA_SEEK_RELATIVE) < 0) return refused(s);
+        if (!s->playing) {
+            // The server plays once a period is queued: about now.
+            s->playing = 1;
+            anchor(s, s->written, monotonic_us());
         }
         done += count;
-        s->credit = s->credit > count ? s->credit - count : 0;
-        if (s->estimating) s->since_seek += (long)(count / s->frame_bytes);
+        s->written += (long long)(count / s->frame_bytes);
+        s->room = pulse.pa_stream_writable_size(s->stream);
     }
     // Sends what was queued now rather than at the next wait, and reads what came meanwhile.
     if (pulse.pa_mainloop_iterate(s->mainloop, 0, NULL) < 0) {
         if (s->failure[0] == 0) snprintf(s->failure, sizeof s->failure, "libpulse's main loop failed");
         return -1;
     }
+    observe_room(s);
     atomic_store_explicit(&s->delay, current_delay(s), memory_order_relaxed);
     return (long)(done / s->frame_bytes);
+}
+
+int haptics_pulse_wait_for_room(haptics_pulse_stream *s, size_t frames) {
+    size_t wanted = frames * s->frame_bytes;
+    while (1) {
+        if (handle_stop(s)) return 0;
+        unsigned interrupts = atomic_load_explicit(&s->interrupts, memory_order_acquire);
+        if (interrupts != s->interrupts_handled) {
+            s->interrupts_handled = interrupts;
+            return 0;
+        }
+        if (has_failed(s)) return -1;
+        size_t writable = pulse.pa_stream_writable_size(s->stream);
+        if (writable == (size_t)-1) return -1;
+        if (writable >= wanted || s->staging) return 0;
+        if (run_once(s, -1) < 0) return -1;
+        observe_room(s);
+    }
+}
+
+void haptics_pulse_interrupt_wait(haptics_pulse_stream *s) {
+    atomic_fetch_add_explicit(&s->interrupts, 1, memory_order_release);
+    pulse.pa_mainloop_wakeup(s->mainloop);
 }
 
 long haptics_pulse_delay(haptics_pulse_stream *s) { return atomic_load_explicit(&s->delay, memory_order_relaxed); }
@@ -336,8 +455,9 @@ long haptics_pulse_queued(haptics_pulse_stream *s) {
 }
 
 void haptics_pulse_flush(haptics_pulse_stream *s) {
+    // Taken at the next write, if any: flushing now would allocate libpulse's operation on the
+    // writing thread, and after a drain the engine closes the stream, which drops it anyway.
     atomic_fetch_add_explicit(&s->stops, 1, memory_order_release);
-    handle_stop(s);
 }
 
 void haptics_pulse_stop(haptics_pulse_stream *s) {
@@ -361,6 +481,7 @@ void haptics_pulse_close(haptics_pulse_stream *s) {
     pulse.pa_context_disconnect(s->context);
     pulse.pa_context_unref(s->context);
     pulse.pa_mainloop_free(s->mainloop);
+    free(s->stage);
     free(s);
 }
 

@@ -41,6 +41,18 @@ long haptics_pulse_write(haptics_pulse_stream *stream, const float *samples, siz
 /// sooner. The frames skipped are never played.
 void haptics_pulse_skip_queued(haptics_pulse_stream *stream);
 
+/// Writing thread: waits until `frames` may be written without blocking, a stop, or
+/// `haptics_pulse_interrupt_wait` (one given while not waiting ends the next wait at once).
+/// 0, or -1 when the connection or the stream failed.
+int haptics_pulse_wait_for_room(haptics_pulse_stream *stream, size_t frames);
+
+/// From any thread: ends the writing thread's `haptics_pulse_wait_for_room`.
+void haptics_pulse_interrupt_wait(haptics_pulse_stream *stream);
+
+/// Writing thread: sends at once what a write over the queued silence gathered (it goes out
+/// when a buffer is gathered; a drain sends it sooner).
+void haptics_pulse_send_staged(haptics_pulse_stream *stream);
+
 /// Frames written and not yet heard (the stream's buffer and the server's own latency) at the
 /// end of the last write; 0 while the server has not said.
 long haptics_pulse_delay(haptics_pulse_stream *stream);
@@ -52,7 +64,8 @@ long haptics_pulse_queued(haptics_pulse_stream *stream);
 /// next call.
 void haptics_pulse_stop(haptics_pulse_stream *stream);
 
-/// Writing thread: drops what is queued now.
+/// Writing thread: what is queued is dropped at the next write (closing drops it too); no
+/// heap call now.
 void haptics_pulse_flush(haptics_pulse_stream *stream);
 
 /// How many times the buffer ran dry since opening (the server then waits for a period to be

@@ -92,7 +92,24 @@ final class EngineMailbox: Sendable {
 
     /// Ends the audio thread's nap, if it is taking one (any thread, after queueing a command).
     func endNap() {
-        if isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.signal() }
+        guard isNapping.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        // Before the post: until it, the audio thread waits in its nap, so the device is open.
+        deviceWaitInterrupt.withLock { $0?() }
+        napEnd.signal()
+    }
+
+    /// Ends the device's own wait in ``nap(waitingOn:)`` (any thread); set by the control side
+    /// before the audio thread starts. A lock, not an atomic: it holds a closure.
+    let deviceWaitInterrupt = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// Runs `wait`, the device's wait for room, as a nap (audio thread): a command or a stop
+    /// ends it through ``deviceWaitInterrupt``.
+    func nap(waitingOn wait: () -> Void) {
+        isNapping.store(true, ordering: .sequentiallyConsistent)
+        if commands.peek() == nil && !isStopRequested { wait() }
+        // A waker took the flag: its post is on its way; take it so that the next nap does not
+        // end at once.
+        if !isNapping.exchange(false, ordering: .sequentiallyConsistent) { napEnd.wait() }
     }
 
     // MARK: Figures

@@ -345,6 +345,9 @@ public final class HapticEngine: @unchecked Sendable {
         switch opened {
         case .audio(let output):
             loop.configureOutput(channelCount: output.channelCount, periodFrames: output.periodFrames)
+            var interrupt: (@Sendable () -> Void)?
+            if let pulse = output as? PulseOutput { interrupt = { [weak pulse] in pulse?.interruptWait() } }
+            loop.mailbox.deviceWaitInterrupt.withLock { $0 = interrupt }
         case .rumble:
             if case .rumble(_, let interval) = sink { loop.configureOutput(channelCount: 1, periodFrames: interval) }
         }

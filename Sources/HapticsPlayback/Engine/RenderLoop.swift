@@ -12,12 +12,14 @@ import HapticsSystem
 // |                                     | producer lock), `scheduledCommands`, `endNap`,            |
 // |                                     | `requestFadeOutAndStop`, `idleTimeoutFrames`,             |
 // |                                     | `clippedSamples`, `endErrorRecorded`, `wake.signal`       |
+// |                                     | (`endNap` runs `deviceWaitInterrupt`, set before a start) |
 // | control side, holding `lifecycle`,  | `RenderLoop`: `configureOutput`, `setFamilies`,           |
 // | while no audio thread runs          | `prepareForStart`, `startCount`, `applyWhileStopped`      |
 // |                                     | (which posts events: it is their producer then)           |
 // | audio thread (`haptics-audio` or    | `RenderLoop`: `renderBlock`, `motorLevels`, `nap`,        |
-// | `haptics-rumble`), from its start   | `hasActivePlayers`, `hasFadedOut`, `frame`,               |
-// | until it posts `.ended`             | `blockFrames`, `stopAllPlayers`; `EngineMailbox`: `post`, |
+// | `haptics-rumble`), from its start   | `nap(waitingOn:)` (the device's wait as a nap),           |
+// | until it posts `.ended`             | `hasActivePlayers`, `hasFadedOut`, `frame`,               |
+// |                                     | `blockFrames`, `stopAllPlayers`; `EngineMailbox`: `post`, |
 // |                                     | `setEndError`, `commands.pop` (its one consumer)          |
 // | notification thread (`haptics-      | `EngineMailbox`: `events.pop` (its one consumer),         |
 // | notify`)                            | `wake.wait`, `takeEndError`; frees what is handed back    |
@@ -189,6 +191,10 @@ final class RenderLoop: @unchecked Sendable {
     /// Waits up to `nanoseconds` (audio thread), unless a command or a stop is waiting or
     /// arrives meanwhile. Returns whether one did (see ``EngineMailbox/nap(nanoseconds:)``).
     func nap(nanoseconds: Int) -> Bool { mailbox.nap(nanoseconds: nanoseconds) }
+
+    /// Runs `wait`, the device's wait for room, as a nap (audio thread; see
+    /// ``EngineMailbox/nap(waitingOn:)``).
+    func nap(waitingOn wait: () -> Void) { mailbox.nap(waitingOn: wait) }
 
     /// Renders the next `frames` (≤ ``maximumBlock``) and returns the interleaved samples.
     func renderBlock(frames: Int) -> UnsafeBufferPointer<Float> {

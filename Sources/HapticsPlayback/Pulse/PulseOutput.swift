@@ -146,6 +146,20 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         skips.add(1, ordering: .relaxed)
     }
 
+    /// Audio thread: waits until `frames` can be written without blocking, a stop, or
+    /// ``interruptWait()`` (the engine's idle wait: a start renders at once rather than after
+    /// the server's next request, up to a period later).
+    func waitForRoom(frames: Int) {
+        guard !closed.load(ordering: .acquiring) else { return }
+        _ = haptics_pulse_wait_for_room(stream, frames)
+    }
+
+    /// Any thread: ends ``waitForRoom(frames:)`` (or the next one, when none is under way).
+    func interruptWait() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        haptics_pulse_interrupt_wait(stream)
+    }
+
     /// How many writes went over the queued silence (``skipQueuedSilence()``), for tests.
     var skippedStarts: Int { skips.load(ordering: .relaxed) }
     private let skips = Atomic<Int>(0)
@@ -162,6 +176,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     package func drain() {
         guard !closed.load(ordering: .acquiring) else { return }
+        haptics_pulse_send_staged(stream)
         // Waits for what was written to be heard, then drops the (silent) rest, as the ALSA
         // output does. Bounded: a frozen server reports a delay that never shrinks. The delay
         // includes the server's own (about a period), hence a bound above the buffer.
