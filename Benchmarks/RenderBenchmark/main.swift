@@ -12,8 +12,12 @@
 //
 // The goal's figure writes into a tmpfs folder (/dev/shm), as sox's anchor does: what is
 // measured is the toolkit's work, with the very code `haptics render` runs (temporary file,
-// fsync, rename), and not the disk. A durable file on the disk is measured as well, against
-// dd copying the same bytes with fsync: no render that makes its file durable can beat that.
+// fsync, rename), and not the disk. Three figures of it, each named in its row: the child as a
+// whole process (the goal's), the child's own timing of compile + render + write, and
+// `haptics render` reading the pattern from its AHAP file. A durable file is measured as well,
+// against dd copying the same bytes with fsync in alternated pairs, on the file system the
+// output is on, which the row names: only on a disk is that the disk's ceiling (on tmpfs,
+// fsync is free and dd copies memory).
 import BenchmarkSupport
 import Foundation
 import HapticsCore
@@ -175,6 +179,32 @@ func memoryFolder() -> String? {
     return "/dev/shm"
 }
 
+/// The kind of file system holding `path`'s folder, by the name `mount` shows (the mount point
+/// in /proc/mounts that is the longest prefix of the folder's real path): a durable render is
+/// a disk's figure only on a disk. On tmpfs `fsync` does nothing and dd's copy is a memory copy.
+func fileSystem(of path: String) -> String {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard let real = realpath(folder, nil) else { return "unknown file system" }
+    defer { free(real) }
+    let resolved = String(cString: real)
+    guard let mounts = try? String(contentsOfFile: "/proc/mounts", encoding: .utf8) else { return "unknown file system" }
+    var best: (point: String, type: String)?
+    for line in mounts.split(separator: "\n") {
+        let fields = line.split(separator: " ")
+        guard fields.count >= 3 else { continue }
+        let point = String(fields[1])
+        let inside = point == "/" || resolved == point || resolved.hasPrefix(point + "/")
+        if inside, point.count >= (best?.point.count ?? 0) { best = (point, String(fields[2])) }
+    }
+    return best?.type ?? "unknown file system"
+}
+
+/// The first figure of /proc/loadavg: how busy the machine was, which every wall-time figure
+/// here depends on.
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)).flatMap { $0.split(separator: " ").first.map(String.init) } ?? "?"
+}
+
 func runParent(runs: Int, minutes: Double, outputPath: String) {
     let me = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
     let seconds = minutes * 60
@@ -197,6 +227,11 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     print(
         fastFolder.map { "files in memory are written to \($0) (tmpfs); durable files to \(outputPath)" }
             ?? "no tmpfs at /dev/shm: every file is written to \(outputPath), on its disk")
+    let durableFileSystem = fileSystem(of: outputPath)
+    print("the durable file's file system: \(durableFileSystem); load average at the start: \(loadAverage())")
+    if durableFileSystem == "tmpfs" {
+        print("note: the durable file is in tmpfs, not on a disk: fsync is free there and dd only copies memory; pass --output FILE on a disk")
+    }
     var fast: [ChildRun] = []
     var durable: [ChildRun] = []
     var memory: [ChildRun] = []
@@ -250,6 +285,12 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     describe("sox synth \(Int(seconds)) s sine 170 Hz to a WAV file \(where_)", soxRuns)
     describe("haptics render to a durable WAV file on the disk (writeWAV)", durable)
     describe("dd copying that file with fsync (the disk's ceiling)", copies)
+    if !durable.isEmpty, fastFolder != nil {
+        // The same code into tmpfs and onto the disk: what the disk adds (the writeback the
+        // render could not overlap, the fsync's tail, the rename's journal commit).
+        print(String(format: "what the disk adds to the render in process (durable − tmpfs, medians): %.1f ms", 1000 * (inProcess(durable) - inProcess(fast))))
+    }
+    print("load average at the end: \(loadAverage())")
     // However long the signal: the same pattern played three times in a row. Memory grows with
     // a pattern's events (it is held compiled), not with the length of the signal.
     if let long = ours(.file, path: fastPath, repetitions: 3) {
@@ -261,12 +302,20 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     // figure, since the file's document is held while it is read.
     let haptics = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("haptics").path
     var command: [ChildRun] = []
+    var commandInputBytes = 0
+    var commandMemory: [ChildRun] = []
     if access(haptics, X_OK) == 0 {
         let ahap = fastPath + ".ahap"
         let document = AHAPEncoder().encode(benchmarkPattern(seconds: seconds))
         if (try? document.write(to: URL(fileURLWithPath: ahap))) != nil {
-            for _ in 0..<max(3, runs / 2) {
-                if let run = spawn([haptics, "render", ahap, "-o", fastPath]) { command.append(run) }
+            commandInputBytes = document.count
+            // Its speed from runs left alone, its memory from three sampled ones (the command
+            // does not report its own, and sampling takes CPU from it).
+            for _ in 0..<runs {
+                if let run = spawn([haptics, "render", ahap, "-o", fastPath], sampling: false) { command.append(run) }
+            }
+            for _ in 0..<3 {
+                if let run = spawn([haptics, "render", ahap, "-o", fastPath]) { commandMemory.append(run) }
             }
             unlink(ahap)
         }
@@ -276,7 +325,7 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
                 String(
                     format: "haptics render of the pattern's AHAP file (%.1f MB) to a WAV file %@: %.3f s wall (%@× real time), peak %.1f MiB",
                     Double(document.count) / 1e6, where_, wall, grouped(seconds / wall),
-                    median(command.map(\.peakMiB))))
+                    median(commandMemory.map(\.peakMiB))))
         }
     } else {
         print("note: \(haptics) is not built; the command's own render is not measured")
@@ -292,8 +341,15 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
     let soxSpeed = soxRuns.isEmpty ? Double.nan : seconds / median(soxRuns.map(\.wall))
     let soxPeak = soxRuns.isEmpty ? Double.nan : median(soxRuns.map(\.peakMiB))
     func anchor(_ text: String) -> String { soxRuns.isEmpty ? "sox: not installed" : text }
+    // Three figures of the same render, each named for what it times: the benchmark's child
+    // as a whole process (the goal's), the child's own timing of compile + render + write (no
+    // process start-up, no building of the pattern in code, no exit), and `haptics render`,
+    // which also reads, parses and checks the pattern's AHAP file.
     print(
-        "| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to \(file), whole process, × real time | \(grouped(ourSpeed))× | \(anchor("sox synth \(Int(seconds)) s sine, same folder: \(grouped(soxSpeed))×")) | \(soxRuns.isEmpty ? "–" : grouped(ourSpeed / soxSpeed) + "×") | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |"
+        "| render \(Int(seconds)) s pattern (\(grouped(seconds * 21)) events) to \(file): the benchmark's child, whole process (start-up, pattern built in code, compile, render, write, fsync, rename, exit), median of \(fast.count), × real time | \(grouped(ourSpeed))× | \(anchor("sox synth \(Int(seconds)) s sine, same folder: \(grouped(soxSpeed))×")) | \(soxRuns.isEmpty ? "–" : grouped(ourSpeed / soxSpeed) + "×") | ≥ 10,000× real time | \(ourSpeed >= speedGoal ? "✅" : "❌") |"
+    )
+    print(
+        "| the same, timed inside the child (compile + render + write, fsync, rename: no start-up, pattern building or exit) | \(grouped(signal / inProcess(fast)))× | – | – | – | – |"
     )
     print(
         "| peak memory rendering it | \(String(format: "%.1f", ourPeak)) MiB | \(anchor("sox: \(String(format: "%.1f", soxPeak)) MiB")) | \(soxRuns.isEmpty ? "–" : String(format: "%.1f×", ourPeak / soxPeak)) | ≤ 32 MiB | \(ourPeak <= memoryGoal ? "✅" : "❌") |"
@@ -302,11 +358,17 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
         let speed = signal / median(durable.map(\.wall))
         let ceiling = signal / median(copies.map(\.wall))
         print(
-            "| the same render to a durable file on the disk (fsync), against the disk's ceiling | \(grouped(speed))× | dd copying its \(String(format: "%.1f", seconds * 48_000 * 2 / 1e6)) MB with fsync: \(grouped(ceiling))× | \(String(format: "%.2f", speed / ceiling))× | – | – |"
+            "| the same render to a durable file on \(durableFileSystem) (fsync), against the disk's ceiling, medians of \(durable.count) alternated pairs | \(grouped(speed))× | dd copying its \(String(format: "%.1f", seconds * 48_000 * 2 / 1e6)) MB with fsync: \(grouped(ceiling))× | \(String(format: "%.2f", speed / ceiling))× | ≥ 0.8× dd\(durableFileSystem == "tmpfs" ? " (on a disk; this is tmpfs)" : "") | \(speed / ceiling >= 0.8 ? "✅" : "❌") |"
         )
     }
     if !command.isEmpty {
-        let peak = median(command.map(\.peakMiB))
+        let speed = seconds / median(command.map(\.wall))
+        print(
+            "| `haptics render` of the pattern's AHAP file to \(file), whole process (also reads, parses and checks the \(String(format: "%.1f", Double(commandInputBytes) / 1e6)) MB file), median of \(command.count) | \(grouped(speed))× | \(anchor("sox synth, same folder: \(grouped(soxSpeed))×")) | \(soxRuns.isEmpty ? "–" : grouped(speed / soxSpeed) + "×") | – | – |"
+        )
+    }
+    if !commandMemory.isEmpty {
+        let peak = median(commandMemory.map(\.peakMiB))
         print(
             "| peak memory of `haptics render` reading it from its AHAP file | \(String(format: "%.1f", peak)) MiB | \(anchor("sox: \(String(format: "%.1f", soxPeak)) MiB")) | \(soxRuns.isEmpty ? "–" : String(format: "%.1f×", peak / soxPeak)) | ≤ 32 MiB | \(peak <= memoryGoal ? "✅" : "❌") |"
         )

@@ -200,56 +200,8 @@ public final class HapticRenderer {
     public var statistics: RenderStatistics {
         RenderStatistics(
             frames: renderedFrames, sampleRate: sampleRate, peak: Double(output.peak),
-            rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: synth.droppedEvents,
+            rms: output.rms, clippedSamples: output.clippedSamples, droppedEvents: droppedEvents,
             audioPeak: Double(output.audioPeak))
-    }
-
-    /// Renders everything left into a WAV file (`-` for standard output), streaming block by
-    /// block, and returns the figures. `progress` is told the frames rendered so far.
-    ///
-    /// ```swift
-    /// let renderer = HapticRenderer(pattern: pattern, profile: .lra)
-    /// try renderer.writeWAV(to: "tap.wav", format: .s16)
-    /// ```
-    @discardableResult
-    public func writeWAV(to path: String, format: SampleFormat, progress: ((Int) -> Void)? = nil) throws(WAVError) -> RenderStatistics {
-        let writer = try WAVWriter(
-            path: path, sampleRate: sampleRate, channelCount: channelCount,
-            format: format, frameCount: totalFrames - renderedFrames)
-        let long = totalFrames - renderedFrames >= Self.pipelineSeconds * sampleRate
-        if long, writer.isReplacingFile, let second = splitAtSilence() {
-            // Long renders that fall silent near their middle render, convert and write each
-            // half on its own core.
-            let tail = try writer.framesWriter(from: second.renderedFrames)
-            try TwoPartRender(first: self, second: second, tail: tail, format: format).run(into: writer, progress: progress)
-        } else if long {
-            // Other long renders synthesise and convert on a second core while this thread writes.
-            var written = renderedFrames
-            try RenderPipeline(renderer: self, format: format).run { (bytes, frames) throws(WAVError) in
-                try writer.write(encoded: bytes, frames: frames)
-                written += frames
-                progress?(written)
-            }
-        } else {
-            let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channelCount)
-            defer { block.deallocate() }
-            while case let frames = render(into: block), frames > 0 {
-                try writer.write(UnsafeBufferPointer(rebasing: block[..<(frames * channelCount)]))
-                progress?(renderedFrames)
-            }
-        }
-        try writer.finish()
-        return statistics
-    }
-
-    /// Signal length from which ``writeWAV(to:format:progress:)-(String,_,_)`` renders on a
-    /// second thread: below it, starting the thread costs more than it saves.
-    static let pipelineSeconds = 10
-
-    /// Renders everything left into a WAV file at `url` (see ``writeWAV(to:format:progress:)-(String,_,_)``).
-    @discardableResult
-    public func writeWAV(to url: URL, format: SampleFormat, progress: ((Int) -> Void)? = nil) throws(WAVError) -> RenderStatistics {
-        try writeWAV(to: url.path, format: format, progress: progress)
     }
 
     /// Renders a whole pattern into memory: the haptic signal, plus audio events with

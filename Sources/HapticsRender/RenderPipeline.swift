@@ -5,11 +5,11 @@ import HapticsSystem
 /// blocks: for a long render to a file, synthesis and conversion run on one core while the
 /// writing runs on another.
 ///
-/// The rendering thread converts each block to the file's sample format itself, while the
-/// floats are still in its cache: handing floats over made the other core pull twice the bytes
-/// across, which cost more than converting them. Blocks pass through a ring of ``slotCount``
-/// buffers, in order, so what the consumer sees is exactly what rendering, converting and
-/// consuming in turn would give; only the timing changes. The renderer is used by the
+/// The rendering thread converts each block to the file's sample format itself
+/// (``RenderEncoder``), while the floats are still in its cache: handing floats over made the
+/// other core pull twice the bytes across, which cost more than converting them. Blocks pass
+/// through a ring of ``slotCount`` buffers, in order, so what the consumer sees is exactly what
+/// rendering, converting and consuming in turn would give; only the timing changes. The renderer is used by the
 /// rendering thread alone until ``run(_:)`` returns, and not after.
 package final class RenderPipeline: @unchecked Sendable {
     /// Buffers in the ring: enough that neither thread waits on the other's short stalls.
@@ -18,16 +18,10 @@ package final class RenderPipeline: @unchecked Sendable {
     /// thread) costs nothing next to rendering it, about 1 ms of synthesis at 48 kHz; at a
     /// quarter of this, the hand-overs cost a 600 s render 4 ms of its 50.
     static let slotFrames = 65_536
-    /// Frames rendered at a time before they are converted: small enough to stay in the
-    /// first-level cache between the two.
-    static let chunkFrames = 2_048
 
-    private let renderer: HapticRenderer
-    private let format: SampleFormat
+    private let encoder: RenderEncoder
     private let slotBytes: Int
     private let storage: UnsafeMutableRawPointer
-    /// Floats rendered and not yet converted; used by the rendering thread only.
-    private let chunk: UnsafeMutableBufferPointer<Float>
     /// Frames in each slot, written by the rendering thread before it hands the slot over.
     private let frames: UnsafeMutablePointer<Int>
     /// Slots free for the rendering thread, and slots filled for the consumer.
@@ -37,46 +31,23 @@ package final class RenderPipeline: @unchecked Sendable {
     private let stopped = SystemSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
 
-    /// Renders up to `capacity` frames a chunk at a time through `chunk` (a multiple of the
-    /// renderer's channels), converting each into `format` at `destination`; returns the frames
-    /// rendered, 0 once the render is complete.
-    static func fill(
-        _ destination: UnsafeMutableRawPointer, frames capacity: Int, from renderer: HapticRenderer, through chunk: UnsafeMutableBufferPointer<Float>,
-        as format: SampleFormat
-    ) -> Int {
-        let channels = renderer.channelCount
-        let frameBytes = channels * format.bytesPerSample
-        let chunkFrames = chunk.count / channels
-        var count = 0
-        while count < capacity {
-            let n = renderer.render(into: UnsafeMutableBufferPointer(rebasing: chunk[..<(min(chunkFrames, capacity - count) * channels)]))
-            if n == 0 { break }
-            let target = destination + count * frameBytes
-            switch format {
-            case .s16: convertToInt16(chunk.baseAddress!, count: n * channels, into: target)
-            case .f32: convertToFloat32LittleEndian(chunk.baseAddress!, count: n * channels, into: target)
-            }
-            count += n
-        }
-        return count
-    }
-
-    /// A pipeline rendering `renderer` to the end as `format` samples (little-endian).
-    package init(renderer: HapticRenderer, format: SampleFormat) {
-        self.renderer = renderer
-        self.format = format
-        slotBytes = Self.slotFrames * renderer.channelCount * format.bytesPerSample
+    /// A pipeline rendering and encoding what `encoder` has left.
+    package init(encoder: RenderEncoder) {
+        self.encoder = encoder
+        slotBytes = Self.slotFrames * encoder.frameBytes
         storage = .allocate(byteCount: slotBytes * Self.slotCount, alignment: 64)
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: slotBytes * Self.slotCount)
-        chunk = .allocate(capacity: Self.chunkFrames * renderer.channelCount)
-        chunk.initialize(repeating: 0)
         frames = .allocate(capacity: Self.slotCount)
         frames.initialize(repeating: 0, count: Self.slotCount)
     }
 
+    /// A pipeline rendering `renderer` to the end as `format` samples (little-endian).
+    package convenience init(renderer: HapticRenderer, format: SampleFormat) {
+        self.init(encoder: RenderEncoder(renderer, format: format))
+    }
+
     deinit {
         storage.deallocate()
-        chunk.deallocate()
         frames.deallocate()
     }
 
@@ -94,7 +65,7 @@ package final class RenderPipeline: @unchecked Sendable {
             free.signal()
             stopped.wait()
         }
-        let frameBytes = renderer.channelCount * format.bytesPerSample
+        let frameBytes = encoder.frameBytes
         var slot = 0
         while true {
             filled.wait()
@@ -111,7 +82,7 @@ package final class RenderPipeline: @unchecked Sendable {
         while true {
             free.wait()
             if cancelled.load(ordering: .relaxed) { break }
-            let count = Self.fill(storage + slot * slotBytes, frames: Self.slotFrames, from: renderer, through: chunk, as: format)
+            let count = encoder.fill(storage + slot * slotBytes, frames: Self.slotFrames)
             frames[slot] = count
             filled.signal()
             if count == 0 { break }

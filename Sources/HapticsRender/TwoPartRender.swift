@@ -8,11 +8,11 @@ import HapticsSystem
 /// second part does not depend on the first, and the two cores each synthesise half of it,
 /// where with ``RenderPipeline`` one synthesised while the other only wrote. The file is
 /// exactly the one rendering in order writes. Used for new files only: a stream is written in
-/// order.
+/// order. ``RenderFileWriter`` chooses it, and takes the second part's figures into the first
+/// renderer's afterwards.
 package final class TwoPartRender: @unchecked Sendable {
-    private let first: HapticRenderer
-    private let second: HapticRenderer
-    private let format: SampleFormat
+    private let first: RenderEncoder
+    private let second: RenderEncoder
     /// Frames of the second part written so far, for progress.
     private let secondWritten = Atomic<Int>(0)
     /// Set when the first part fails, so that the second stops early.
@@ -23,28 +23,27 @@ package final class TwoPartRender: @unchecked Sendable {
     private var secondError: WAVError?
     private let tail: WAVWriter.FramesWriter
 
-    /// Renders `first` up to the frame `second` starts at, and `second` to the end (as
-    /// ``HapticRenderer/splitAtSilence()`` made them), into the file `tail` writes into.
-    package init(first: HapticRenderer, second: HapticRenderer, tail: WAVWriter.FramesWriter, format: SampleFormat) {
+    /// Renders `first` up to the frame `second` starts at, and `second` to the end (their
+    /// renderers as ``HapticRenderer/splitAtSilence()`` made them), into the file `tail` writes
+    /// into.
+    package init(first: RenderEncoder, second: RenderEncoder, tail: WAVWriter.FramesWriter) {
         self.first = first
         self.second = second
         self.tail = tail
-        self.format = format
     }
 
     /// Writes both parts: the first through `writer` on the calling thread, the second at its
-    /// place on another; then takes the second's figures into `first`. `progress` is told the
-    /// frames written so far, in both parts. On any error both threads have stopped when it is
-    /// thrown, and the caller discards the file.
-    package func run(into writer: WAVWriter, progress: ((Int) -> Void)?) throws(WAVError) {
+    /// place on another, and returns the frames of the second part (which `writer` has not
+    /// counted). `progress` is told the frames rendered so far, in both parts. On any error
+    /// both threads have stopped when it is thrown, and the caller discards the file.
+    package func run(into writer: WAVWriter, progress: ((Int) -> Void)?) throws(WAVError) -> Int {
         let thread = SystemThread { [self] in writeSecondPart() }
         thread.name = "haptics-render"
         thread.start()
-        let start = first.renderedFrames
         do {
-            try Self.encode(first, as: format, stop: { false }) { (bytes, frames) throws(WAVError) in
+            try Self.encode(first, stop: { false }) { (bytes, frames) throws(WAVError) in
                 try writer.write(encoded: bytes, frames: frames)
-                progress?(first.renderedFrames - start + secondWritten.load(ordering: .relaxed))
+                progress?(first.renderer.renderedFrames + secondWritten.load(ordering: .relaxed))
             }
         } catch {
             cancelled.store(true, ordering: .relaxed)
@@ -53,14 +52,12 @@ package final class TwoPartRender: @unchecked Sendable {
         }
         secondDone.wait()
         if let secondError { throw secondError }
-        try writer.noteFramesWritten(secondWritten.load(ordering: .relaxed))
-        first.absorb(second)
-        progress?(first.renderedFrames - start)
+        return secondWritten.load(ordering: .relaxed)
     }
 
     private func writeSecondPart() {
         do throws(WAVError) {
-            try Self.encode(second, as: format, stop: { cancelled.load(ordering: .relaxed) }) { (bytes, frames) throws(WAVError) in
+            try Self.encode(second, stop: { cancelled.load(ordering: .relaxed) }) { (bytes, frames) throws(WAVError) in
                 try tail.write(encoded: bytes)
                 secondWritten.add(frames, ordering: .relaxed)
             }
@@ -72,21 +69,17 @@ package final class TwoPartRender: @unchecked Sendable {
         secondDone.signal()
     }
 
-    /// Renders `renderer` to its end (or until `stop` says so), handing the converted frames to
-    /// `emit` a buffer at a time.
+    /// Encodes what `encoder` has left (or until `stop` says so), handing the bytes to `emit` a
+    /// buffer at a time.
     private static func encode(
-        _ renderer: HapticRenderer, as format: SampleFormat, stop: () -> Bool, emit: (UnsafeRawBufferPointer, Int) throws(WAVError) -> Void
+        _ encoder: RenderEncoder, stop: () -> Bool, emit: (UnsafeRawBufferPointer, Int) throws(WAVError) -> Void
     ) throws(WAVError) {
-        let channels = renderer.channelCount
-        let frameBytes = channels * format.bytesPerSample
-        let chunk = UnsafeMutableBufferPointer<Float>.allocate(capacity: RenderPipeline.chunkFrames * channels)
-        defer { chunk.deallocate() }
-        let bytes = UnsafeMutableRawPointer.allocate(byteCount: RenderPipeline.slotFrames * frameBytes, alignment: 64)
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: RenderPipeline.slotFrames * encoder.frameBytes, alignment: 64)
         defer { bytes.deallocate() }
         while !stop() {
-            let frames = RenderPipeline.fill(bytes, frames: RenderPipeline.slotFrames, from: renderer, through: chunk, as: format)
+            let frames = encoder.fill(bytes, frames: RenderPipeline.slotFrames)
             if frames == 0 { return }
-            try emit(UnsafeRawBufferPointer(start: bytes, count: frames * frameBytes), frames)
+            try emit(UnsafeRawBufferPointer(start: bytes, count: frames * encoder.frameBytes), frames)
         }
     }
 }

@@ -12,6 +12,20 @@ public enum SampleFormat: String, Sendable, CaseIterable {
     public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
 }
 
+extension SampleFormat {
+    /// Converts `count` samples into this format, little-endian, at `destination` (which need
+    /// not be aligned): the one float → file conversion, for ``WAVWriter`` and every render
+    /// written to a file (``RenderEncoder``). 16-bit samples are ``int16Sample(_:)``'s, bit for
+    /// bit, as devices receive them.
+    @inline(__always)
+    package func encode(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutableRawPointer) {
+        switch self {
+        case .s16: convertToInt16(source, count: count, into: destination)
+        case .f32: convertToFloat32LittleEndian(source, count: count, into: destination)
+        }
+    }
+}
+
 /// A failure writing a WAV file, naming the file (`standard output` for `-`).
 public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A format a WAV header cannot hold or no reader plays: a sample rate outside
@@ -158,11 +172,7 @@ package final class WAVWriter {
         while index < samples.count {
             if pending + bytesPerSample > Self.bufferBytes { try flushBuffer() }
             let count = min(samples.count - index, (Self.bufferBytes - pending) / bytesPerSample)
-            let source = samples.baseAddress! + index
-            switch format {
-            case .s16: convertToInt16(source, count: count, into: buffer + pending)
-            case .f32: convertToFloat32LittleEndian(source, count: count, into: buffer + pending)
-            }
+            format.encode(samples.baseAddress! + index, count: count, into: buffer + pending)
             pending += count * bytesPerSample
             index += count
         }
@@ -171,7 +181,7 @@ package final class WAVWriter {
     }
 
     /// Appends `frames` frames already in the file's sample format (little-endian,
-    /// interleaved), as ``RenderPipeline`` hands them over: written as they are, without a copy.
+    /// interleaved), as ``RenderEncoder`` makes them: written as they are, without a copy.
     package func write(encoded bytes: UnsafeRawBufferPointer, frames: Int) throws(WAVError) {
         precondition(bytes.count == frames * channelCount * format.bytesPerSample, "whole frames in the file's format")
         try checkRoom(for: frames)

@@ -72,7 +72,7 @@ struct RenderPipelineTests {
     @Test("writeWAV of a long render writes the in-memory render byte for byte, with progress to the last frame", arguments: [SampleFormat.s16, .f32])
     func longFileEqualsMemory(format: SampleFormat) throws {
         let signal = HapticRenderer.render(pattern, playback: playback)
-        #expect(signal.duration >= Double(HapticRenderer.pipelineSeconds), "long enough for two threads")
+        #expect(signal.duration >= Double(RenderFileWriter.pipelineSeconds), "long enough for two threads")
         let folder = try TemporaryFolder(prefix: "haptics-pipeline")
         let path = folder.path("long.wav")
         var reported: [Int] = []

@@ -79,6 +79,24 @@ struct TwoPartRenderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["parts.wav"], "no temporary file left")
     }
 
+    @Test("a two-part render whose second part drops events counts those drops in its statistics, as the in-memory render does")
+    func secondPartDropsAreCounted() throws {
+        // 200 overlapping events at 18.2 s, after any split near the middle: at least 72 more
+        // than the 128 voices, all in the second part.
+        var dropping = pattern
+        dropping.events += (0..<200).map { .continuous(at: 18.2 + Double($0) * 0.0001, duration: 0.3, intensity: 0.2, sharpness: 0.5) }
+        let split = try #require(HapticRenderer(pattern: dropping).splitAtSilence(), "the two-part path is the one tested")
+        #expect(Double(split.renderedFrames) < 18.2 * 48_000, "the drops are in the second part")
+        let dropped = HapticRenderer.render(dropping).statistics.droppedEvents
+        #expect(dropped >= 72)
+        let folder = try TemporaryFolder(prefix: "haptics-two-part")
+        let renderer = HapticRenderer(pattern: dropping)
+        let statistics = try renderer.writeWAV(to: folder.path("drops.wav"), format: .s16)
+        #expect(renderer.droppedEvents == dropped)
+        #expect(statistics.droppedEvents == dropped)
+        #expect(renderer.statistics.droppedEvents == dropped)
+    }
+
     @Test("at another rate or sample rate, a two-part render is still the render in order", arguments: [(0.5, 48_000), (2.0, 48_000), (1.0, 44_100)])
     func otherRates(rate: Double, sampleRate: Int) throws {
         let playback = HapticRenderer.Playback(rate: rate)
