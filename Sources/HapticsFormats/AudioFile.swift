@@ -222,10 +222,21 @@ enum StandardErrorCapture {
         let count = read(ends[0], &bytes, bytes.count)
         guard count > 0 else { return (result, nil) }
         let text = String(decoding: bytes[0..<count], as: UTF8.self)
-        var line = text.split(whereSeparator: { $0.isNewline }).first.map(String.init) ?? ""
+        // Standard error is the process's: another thread may write while the call runs (a
+        // test runner beside the decoder), so only a line shaped as the decoder's counts.
+        guard var line = text.split(whereSeparator: { $0.isNewline }).map(String.init).first(where: isDecoderLine) else {
+            return (result, nil)
+        }
         if line.hasPrefix("["), let end = line.firstIndex(of: "]") {
             line = String(line[line.index(after: end)...].drop { $0 == " " })
         }
         return (result, line.isEmpty ? nil : line)
+    }
+
+    /// libmpg123's complaints: `[source file:function():line] kind: text`, or its plain
+    /// `Note:`, `Warning:` and `Error:` lines.
+    static func isDecoderLine(_ line: String) -> Bool {
+        if line.hasPrefix("["), let end = line.firstIndex(of: "]") { return line[..<end].contains("():") }
+        return ["Note:", "Warning:", "Error:", "warning:", "error:"].contains { line.hasPrefix($0) }
     }
 }

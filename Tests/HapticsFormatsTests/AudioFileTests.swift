@@ -1,5 +1,5 @@
 import Foundation
-import HapticsFormats
+@testable import HapticsFormats
 import HapticsTestSupport
 import Testing
 
@@ -68,5 +68,18 @@ struct AudioFileTests {
         broken[10] = .nan
         let nanPath = try TestWAV.write(broken, sampleRate: 8_000, encoding: .f32, to: folder.file("nan.wav"))
         #expect(Self.refusal(nanPath).contains("NaN"))
+    }
+
+    @Test("only the decoder's own lines on standard error count as its complaint, not another thread's")
+    func decoderLinesOnly() {
+        func captured(_ text: String) -> String? {
+            StandardErrorCapture.during { _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) } }.1
+        }
+        #expect(captured("◇ Test other() started.\n") == nil, "a test runner's progress beside the decoder")
+        #expect(captured("") == nil)
+        #expect(
+            captured("[src/libmpg123/parse.c:do_readahead():1099] warning: Cannot read next header\n")
+                == "warning: Cannot read next header")
+        #expect(captured("progress 50%\nNote: Illegal Audio-MPEG-Header 0x00000000 at offset 4.\n") == "Note: Illegal Audio-MPEG-Header 0x00000000 at offset 4.")
     }
 }
