@@ -80,6 +80,7 @@ struct AudioFileTests {
         #expect(
             captured("[src/libmpg123/parse.c:do_readahead():1099] warning: Cannot read next header\n")
                 == "warning: Cannot read next header")
-        #expect(captured("progress 50%\nNote: Illegal Audio-MPEG-Header 0x00000000 at offset 4.\n") == "Note: Illegal Audio-MPEG-Header 0x00000000 at offset 4.")
+        #expect(
+            captured("progress 50%\nNote: Illegal Audio-MPEG-Header 0x00000000 at offset 4.\n") == "Note: Illegal Audio-MPEG-Header 0x00000000 at offset 4.")
     }
 }
