@@ -16,6 +16,12 @@ struct WatchOptions {
     init(_ arguments: ParsedArguments) {
         watch = arguments.flag("watch")
     }
+
+    /// Runs `body` once, or under `--watch` again at each change of `input`'s file.
+    func run(_ input: PatternInput, _ body: () throws -> Void) throws {
+        guard watch else { return try body() }
+        try FileWatcher.repeatedly(watching: [input.watchedFile()], body)
+    }
 }
 
 /// Waits for files to change through inotify.

@@ -159,8 +159,7 @@ struct RenderCommand: Command {
 
     func run() throws {
         removeUnfinishedFilesOnSignals()
-        guard watching.watch else { return try runOnce() }
-        try FileWatcher.repeatedly(watching: [input.watchedFile()]) { try runOnce() }
+        try watching.run(input) { try runOnce() }
     }
 
     private func runOnce() throws {

@@ -14,6 +14,15 @@ struct EngineCommand {
     /// position, so it waits in the pending list); uncounted when applied or dropped.
     var isScheduled = false
 
+    /// Whether it moves a player's transport (start, stop, pause, resume, seek, cancel): what
+    /// an engine that stops drops rather than applies.
+    var isPlayback: Bool {
+        switch action {
+        case .start, .stop, .pause, .resume, .seek, .cancel: true
+        default: false
+        }
+    }
+
     /// Frees what the command carries (a long curve's points), for a command that will never
     /// reach the audio thread. Not for the audio thread.
     func releaseResources() {

@@ -276,13 +276,18 @@ final class RenderLoop: @unchecked Sendable {
     /// list down once per applied command was quadratic: half a million moves of these
     /// 300-byte commands when 1024 fall due in one block.) While a command applies,
     /// `pendingCount` covers only the commands kept so far, all sent before it: a cancel drops
-    /// those and not the ones sent after it (`cancel(); start()` plays).
-    private func applyDueCommands(atOrBefore now: Int) {
+    /// those and not the ones sent after it (`cancel(); start()` plays). When stopping, the
+    /// playback commands (start, stop, pause, resume, seek, cancel) are dropped instead, due or
+    /// not (see ``stopAllPlayers()``).
+    private func applyDueCommands(atOrBefore now: Int, droppingPlayback: Bool = false) {
         let count = pendingCount
         var kept = 0
         for i in 0..<count {
             let command = pending[i]
-            if command.frame <= now {
+            if droppingPlayback && command.isPlayback {
+                uncount(command)
+                drop(command)
+            } else if command.frame <= now {
                 pendingCount = kept
                 apply(command)
                 kept = pendingCount
@@ -519,26 +524,7 @@ final class RenderLoop: @unchecked Sendable {
             if let synth = slots[index].synth?.takeUnretainedValue() { slots[index].transport.silence(synth) }
             post(.finished(slot: index, run: slots[index].run))
         }
-        let count = pendingCount
-        var kept = 0
-        for i in 0..<count {
-            let command = pending[i]
-            switch command.action {
-            case .start, .stop, .pause, .resume, .seek, .cancel:
-                uncount(command)
-                drop(command)
-            default:
-                if command.frame <= frame {
-                    pendingCount = kept
-                    apply(command)
-                    kept = pendingCount
-                } else {
-                    pending[kept] = command
-                    kept += 1
-                }
-            }
-        }
-        pendingCount = kept
+        applyDueCommands(atOrBefore: frame, droppingPlayback: true)
         releaseRetiredCurves()
     }
 
