@@ -1,8 +1,8 @@
 import Foundation
 
-/// A program run with `posix_spawn` and reaped with `wait4`: the one way the tests and the
-/// benchmarks start another program they wait for or end themselves (a sound server, a bus, a
-/// daemon, `parec`, `haptics play`).
+/// A program run with `posix_spawn` and reaped with `wait4`: the one way the tests start
+/// programs (the `haptics` command, a sound server, a bus, a daemon, a client, `fbcli`) and the
+/// way the benchmarks start those they wait for or end themselves (`parec`, `haptics play`).
 ///
 /// Not Foundation's `Process`, for two reasons:
 /// - it learns of a child's exit from a socket the child inherits, so a program that closes
