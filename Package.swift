@@ -158,6 +158,7 @@ let package = Package(
             name: "HapticsServiceTests", dependencies: ["HapticsService", "Haptics", "HapticsTestSupport", "BenchmarkSupport"], exclude: ["Clients"]),
         .testTarget(name: "CoreHapticsTests", dependencies: ["CoreHaptics", "Haptics", "HapticsTestSupport"]),
         .testTarget(name: "hapticsCLITests", dependencies: ["haptics", "HapticsTestSupport"]),
+        .testTarget(name: "BenchmarkSupportTests", dependencies: ["BenchmarkSupport", "HapticsTestSupport"]),
         // The public API against its committed baseline in api/ (from the compiler's symbol graphs).
         .testTarget(name: "PublicAPITests", dependencies: ["HapticsTestSupport"]),
     ]

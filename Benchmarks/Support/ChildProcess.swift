@@ -1,8 +1,8 @@
 import Foundation
 
-/// A program run with `posix_spawn` and reaped with `wait4`: the one way the tests and the
-/// benchmarks start another program they wait for or end themselves (a sound server, a bus, a
-/// daemon, `parec`, `haptics play`).
+/// A program run with `posix_spawn` and reaped with `wait4`: the one way the tests start
+/// programs (the `haptics` command, a sound server, a bus, a daemon, a client, `fbcli`) and the
+/// way the benchmarks start those they wait for or end themselves (`parec`, `haptics play`).
 ///
 /// Not Foundation's `Process`, for two reasons:
 /// - it learns of a child's exit from a socket the child inherits, so a program that closes
@@ -26,6 +26,12 @@ package final class ChildProcess: @unchecked Sendable {
         /// are set up in order, so standard error's `.descriptor(1)` is the child's standard
         /// output as just set up (both streams into one file).
         case descriptor(Int32)
+        /// A new pipe: the child gets one end, this process the other, as ``inputPipe`` (for
+        /// standard input: write to it, close it for the child's end of file), ``outputPipe``
+        /// or ``errorPipe`` (read from them). Both ends are close-on-exec, so no other child
+        /// holds one open. A pipe the child writes needs a reader while it runs (use ``file``
+        /// when the output is read only at the end).
+        case pipe
     }
 
     /// A program that could not be started.
@@ -59,12 +65,20 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     package let pid: pid_t
+    /// This process's end of the child's standard input, when that is ``Stream/pipe``.
+    package let inputPipe: FileHandle?
+    /// This process's end of the child's standard output, when that is ``Stream/pipe``.
+    package let outputPipe: FileHandle?
+    /// This process's end of the child's standard error, when that is ``Stream/pipe``.
+    package let errorPipe: FileHandle?
     private let lock = NSLock()
     private var termination: Termination?
     private var cpuSeconds = 0.0
 
     /// Starts `arguments[0]` (a path) with `environment` (nil: this process's own, including
-    /// what it `setenv`).
+    /// what it `setenv`), in `workingDirectory` (nil: this process's). The child inherits only
+    /// its three standard streams: every other descriptor is closed in it, so that it cannot
+    /// keep another child's pipe open.
     ///
     /// With `diesWithParent`, the child is started through `setpriv --pdeathsig TERM` (when
     /// installed) so that it is stopped if the thread that started it ends, e.g. when the
@@ -73,7 +87,7 @@ package final class ChildProcess: @unchecked Sendable {
     /// when idle).
     package init(
         _ arguments: [String], environment: [String: String]?, standardInput: Stream = .null, standardOutput: Stream = .null,
-        standardError: Stream = .null, diesWithParent: Bool = false
+        standardError: Stream = .null, workingDirectory: URL? = nil, diesWithParent: Bool = false
     ) throws(SpawnError) {
         var command = arguments
         if diesWithParent, let setpriv = executable("setpriv") {
@@ -82,8 +96,29 @@ package final class ChildProcess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // The pipes' ends: [child's, this process's] per standard stream.
+        var pipes: [Int32: (child: Int32, parent: Int32)] = [:]
+        func closePipes(parents: Bool) {
+            for ends in pipes.values {
+                close(ends.child)
+                if parents { close(ends.parent) }
+            }
+        }
         for (descriptor, stream) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
             switch stream {
+            case .pipe:
+                var ends: [Int32] = [-1, -1]
+                // pipe2 is a GNU extension Swift's Glibc does not import; the moment between pipe
+                // and fcntl is covered by the child's closing every other descriptor (below).
+                guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
+                    let problem = String(cString: strerror(errno))
+                    closePipes(parents: true)
+                    throw SpawnError(description: "cannot make a pipe for \(command[0]): \(problem)")
+                }
+                // ends[0] reads, ends[1] writes: the child reads its input and writes its output.
+                pipes[descriptor] = descriptor == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
+                // dup2 clears close-on-exec on the copy, so the child keeps exactly this end.
+                posix_spawn_file_actions_adddup2(&actions, pipes[descriptor]!.child, descriptor)
             case .null:
                 posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
             case .file(let url, let append):
@@ -91,6 +126,13 @@ package final class ChildProcess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, descriptor, url.path, flags, 0o644)
             case .descriptor(let source):
                 posix_spawn_file_actions_adddup2(&actions, source, descriptor)
+            }
+        }
+        SpawnExtensions.closeFrom(&actions, 3)
+        if let workingDirectory {
+            guard SpawnExtensions.changeDirectory(&actions, workingDirectory.path) == 0 else {
+                closePipes(parents: true)
+                throw SpawnError(description: "cannot run \(command[0]) in \(workingDirectory.path)")
             }
         }
         var attributes = posix_spawnattr_t()
@@ -115,8 +157,16 @@ package final class ChildProcess: @unchecked Sendable {
         let result =
             envp.map { posix_spawn(&child, command[0], &actions, &attributes, argv, $0) }
             ?? posix_spawn(&child, command[0], &actions, &attributes, argv, environ)
-        guard result == 0 else { throw SpawnError(description: "cannot run \(command[0]): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            closePipes(parents: true)
+            throw SpawnError(description: "cannot run \(command[0]): \(String(cString: strerror(result)))")
+        }
+        closePipes(parents: false)
         pid = child
+        func handle(_ descriptor: Int32) -> FileHandle? { pipes[descriptor].map { FileHandle(fileDescriptor: $0.parent, closeOnDealloc: true) } }
+        inputPipe = handle(0)
+        outputPipe = handle(1)
+        errorPipe = handle(2)
     }
 
     /// Starts `executable` with `arguments` (the tests' form: standard output and error to the
@@ -156,6 +206,9 @@ package final class ChildProcess: @unchecked Sendable {
         let status = reap(blocking: true)?.status ?? -1
         return (status, lock.withLock { cpuSeconds })
     }
+
+    /// Waits for the child however long it takes and returns how it ended.
+    package func waitForTermination() -> Termination { reap(blocking: true) ?? .exited(-1) }
 
     /// Waits up to `timeout` for the child to end and returns how it ended, or nil if it is
     /// still running.
@@ -212,6 +265,30 @@ package final class ChildProcess: @unchecked Sendable {
         // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
         termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
         return termination
+    }
+}
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34) and `…_addchdir_np` (2.29): GNU
+/// extensions that Swift's Glibc module does not import, looked up once in the C library.
+private enum SpawnExtensions {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+
+    private static let closeFromFunction = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: CloseFrom.self) }
+    private static let changeDirectoryFunction = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map {
+        unsafeBitCast($0, to: ChangeDirectory.self)
+    }
+
+    /// Closes every descriptor from `lowest` up in the child (nothing on a C library without it:
+    /// the pipes are close-on-exec anyway).
+    static func closeFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32) {
+        _ = closeFromFunction?(actions, lowest)
+    }
+
+    /// Makes `path` the child's working directory: 0, or an errno (ENOSYS without the function).
+    static func changeDirectory(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: String) -> Int32 {
+        guard let changeDirectoryFunction else { return ENOSYS }
+        return changeDirectoryFunction(actions, path)
     }
 }
 

@@ -185,7 +185,7 @@ struct DaemonTests {
             ])
         }
         try await Wait.suspendingRequire("the feedback to start", timeout: .seconds(20)) {
-            (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8))
+            (try? String(contentsOfFile: "/proc/\(daemon.process.pid)/status", encoding: .utf8))
                 .map { $0.contains("Threads:") && threadCount($0) > 2 } ?? false
         }
         daemon.send(SIGTERM)
@@ -254,7 +254,7 @@ struct DaemonTests {
     @Test func idleDaemonDoesNotWakeUp() async throws {
         let bus = try PrivateSessionBus()
         let daemon = try bus.startDaemon()
-        let pid = daemon.process.processIdentifier
+        let pid = daemon.process.pid
         let before = try contextSwitches(of: pid)
         // What is tested is the absence of wake-ups over a stretch of time: the bus loop polls
         // with no timeout while nothing is pending.

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Testing
 
@@ -15,7 +16,9 @@ public final class BackgroundHaptics {
         public var outputLines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    public let process = Process()
+    /// The running program (its `pid`, whether it `isRunning`).
+    package let process: ChildProcess
+    private let arguments: [String]
     private let scratch: URL
 
     public init(
@@ -25,23 +28,20 @@ public final class BackgroundHaptics {
         let executable = try #require(HapticsProcess.executable, "the haptics binary was not found next to the tests", sourceLocation: sourceLocation)
         scratch = directory.appendingPathComponent("streams-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        for name in ["stdout", "stderr"] { try Data().write(to: scratch.appendingPathComponent(name)) }
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("stdout"))
-        process.standardError = try FileHandle(forWritingTo: scratch.appendingPathComponent("stderr"))
-        try process.run()
+        self.arguments = arguments
+        process = try ChildProcess(
+            [executable.path] + arguments, environment: environment, standardOutput: .file(scratch.appendingPathComponent("stdout")),
+            standardError: .file(scratch.appendingPathComponent("stderr")), workingDirectory: directory)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Killed at once, as before: ChildProcess's own end (SIGTERM, two seconds' grace) would
+        // let a test's leftover play finish its pattern.
+        process.stop(signal: SIGKILL)
     }
 
     public func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// What the process has written to standard output so far.
@@ -63,13 +63,18 @@ public final class BackgroundHaptics {
     public func wait(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
         let timedOut = try await !Wait.suspendingUntil(timeout: timeout, interval: .milliseconds(2)) { !process.isRunning }
         if timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            Issue.record("haptics \(process.arguments?.joined(separator: " ") ?? "") did not finish within \(timeout)", sourceLocation: sourceLocation)
+            process.send(SIGKILL)
+            Issue.record("haptics \(arguments.joined(separator: " ")) did not finish within \(timeout)", sourceLocation: sourceLocation)
         }
-        process.waitUntilExit()
+        // Foundation's convention, which the tests use: a signal's number when killed by one.
+        let (status, exited): (Int32, Bool) =
+            switch process.waitForTermination() {
+            case .exited(let status): (status, true)
+            case .signalled(let signal): (signal, false)
+            }
         return Outcome(
-            status: process.terminationStatus,
-            exited: process.terminationReason == .exit,
+            status: status,
+            exited: exited,
             stdout: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stdout")), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: scratch.appendingPathComponent("stderr")), as: UTF8.self),
             timedOut: timedOut)

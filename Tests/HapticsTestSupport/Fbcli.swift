@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Testing
 
@@ -9,29 +10,23 @@ import Testing
 /// Its standard input is a pipe held open until ``pressReturn()`` or the end, so an endless
 /// feedback runs until the test says.
 public final class Fbcli {
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
+    private let input: FileHandle
     private let scratch: TemporaryFolder
 
     /// Starts `fbcli ARGUMENTS` on `bus`; cancels the test when fbcli is not installed.
     public init(_ arguments: [String], on bus: SessionBus, sourceLocation: SourceLocation = #_sourceLocation) throws {
         try ServiceTools.require(["fbcli"], sourceLocation: sourceLocation)
         scratch = try TemporaryFolder(prefix: "haptics-fbcli")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: ServiceTools.path(of: "fbcli") ?? "/usr/bin/fbcli")
-        process.arguments = arguments
-        process.environment = bus.environment
-        input = Pipe()
-        process.standardInput = input
-        let output = try FileHandle(forWritingTo: scratch.write("output", ""))
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        process = try ChildProcess(
+            [ServiceTools.path(of: "fbcli") ?? "/usr/bin/fbcli"] + arguments, environment: bus.environment, standardInput: .pipe,
+            standardOutput: .file(scratch.file("output")), standardError: .descriptor(1))
+        // Set for `.pipe`.
+        input = process.inputPipe!
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.stop(signal: SIGKILL)
     }
 
     /// Everything fbcli printed so far, standard output and error together.
@@ -41,18 +36,18 @@ public final class Fbcli {
 
     /// Types <RETURN>: fbcli ends its feedback.
     public func pressReturn() throws {
-        try input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+        try input.write(contentsOf: Data("\n".utf8))
     }
 
     /// Waits for fbcli to exit, at most `timeout` (then kills it and returns nil): its status.
     public func wait(timeout: Duration = .seconds(30)) -> Int32? {
-        guard Wait.until(timeout: timeout, { !process.isRunning }) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        guard let termination = process.waitForTermination(timeout: timeout) else {
+            process.stop(signal: SIGKILL)
             return nil
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        // Foundation's convention, kept: a signal's number when killed by one.
+        if case .signalled(let signal) = termination { return signal }
+        return termination.status
     }
 
     /// Runs `fbcli ARGUMENTS` to its end (the feedback's end, or its `-w` watch): its status and

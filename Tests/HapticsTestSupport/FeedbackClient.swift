@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ public final class FeedbackClient {
     /// What else must live as long as the client (the daemon it talks to), so that a test that
     /// keeps only the client keeps the service.
     public var companions: [AnyObject] = []
-    private let process: Process
+    private let process: ChildProcess
     private let input: FileHandle
     private let output: FileHandle
     private var buffer = Data()
@@ -67,24 +68,18 @@ public final class FeedbackClient {
         try ServiceTools.require(["python3-gi"], sourceLocation: sourceLocation)
         self.bus = bus
         scratch = try TemporaryFolder(prefix: "haptics-client")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.script.path]
-        process.environment = bus.environment.merging(environment) { $1 }
-        let toClient = Pipe()
-        let fromClient = Pipe()
-        process.standardInput = toClient
-        process.standardOutput = fromClient
-        process.standardError = try FileHandle(forWritingTo: scratch.write("stderr", ""))
-        try process.run()
-        input = toClient.fileHandleForWriting
-        output = fromClient.fileHandleForReading
+        process = try ChildProcess(
+            ["/usr/bin/python3", Self.script.path], environment: bus.environment.merging(environment) { $1 }, standardInput: .pipe,
+            standardOutput: .pipe, standardError: .file(scratch.file("stderr")))
+        // Both are set for `.pipe`.
+        input = process.inputPipe!
+        output = process.outputPipe!
     }
 
     deinit {
+        // End of file on its input ends the script; five seconds for its goodbye, then it is killed.
         try? input.close()
-        if !Wait.until(timeout: .seconds(5), { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.stop(signal: 0, timeout: .seconds(5))
     }
 
     /// Sends one command and returns the script's answer (a JSON object).
@@ -106,7 +101,7 @@ public final class FeedbackClient {
             var descriptor = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
             let milliseconds = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             guard left > .zero, poll(&descriptor, 1, milliseconds) > 0 else {
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 throw ServiceTools.Failure(description: "the client did not answer \(command["op"]?.string ?? "?") within \(timeout); stderr: \(errorOutput)")
             }
             let chunk = output.availableData

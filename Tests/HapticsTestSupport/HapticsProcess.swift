@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Testing
 
@@ -59,46 +60,70 @@ public enum HapticsProcess {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> ProcessResult {
         let executable = try #require(executable, "the haptics binary was not found next to the tests", sourceLocation: sourceLocation)
-        let scratch = try TemporaryFolder(prefix: "haptics-run")
-        defer { withExtendedLifetime(scratch) {} }
-        let inputFile = scratch.file("stdin")
-        let outputFile = scratch.file("stdout")
-        let errorFile = scratch.file("stderr")
-        try stdin.write(to: inputFile)
-        try Data().write(to: outputFile)
-        try Data().write(to: errorFile)
+        return try await runProgram(
+            executable, arguments, stdin: stdin, in: directory, environment: environment, timeout: timeout, sourceLocation: sourceLocation)
+    }
 
-        let input = try FileHandle(forReadingFrom: inputFile)
-        let output = try FileHandle(forWritingTo: outputFile)
-        let error = try FileHandle(forWritingTo: errorFile)
-        defer {
-            try? input.close()
-            try? output.close()
-            try? error.close()
+    /// Runs any program the same way, with a ``ChildProcess``: standard input from `stdin`,
+    /// standard output and error captured apart (through files, so neither can fill a pipe and
+    /// stall the program), killed and recorded as an issue after `timeout`.
+    public static func runProgram(
+        _ executable: URL,
+        _ arguments: [String],
+        stdin: Data = Data(),
+        in directory: URL? = nil,
+        environment: [String: String]? = nil,
+        timeout: Duration = .seconds(120),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ProcessResult {
+        let run = try Run(executable, arguments, stdin: stdin, in: directory, environment: environment)
+        // Polled rather than a blocking wait, which cannot time out and would hold a thread of
+        // the test pool: a hung command must fail its test, not stall the suite.
+        let finished = try await Wait.suspendingUntil(timeout: timeout) { !run.process.isRunning }
+        return try run.result(finished: finished, timeout: timeout, sourceLocation: sourceLocation)
+    }
+
+    /// ``runProgram(_:_:stdin:in:environment:timeout:sourceLocation:)`` for a caller that is not
+    /// async: the calling thread waits.
+    public static func runProgramSynchronously(
+        _ executable: URL,
+        _ arguments: [String],
+        stdin: Data = Data(),
+        in directory: URL? = nil,
+        environment: [String: String]? = nil,
+        timeout: Duration = .seconds(120),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
+        let run = try Run(executable, arguments, stdin: stdin, in: directory, environment: environment)
+        let finished = run.process.waitForTermination(timeout: timeout) != nil
+        return try run.result(finished: finished, timeout: timeout, sourceLocation: sourceLocation)
+    }
+
+    /// A started program and the files of its streams.
+    private struct Run {
+        let scratch: TemporaryFolder
+        let process: ChildProcess
+        let description: String
+
+        init(_ executable: URL, _ arguments: [String], stdin: Data, in directory: URL?, environment: [String: String]?) throws {
+            scratch = try TemporaryFolder(prefix: "haptics-run")
+            try stdin.write(to: scratch.file("stdin"))
+            description = ([executable.lastPathComponent] + arguments).joined(separator: " ")
+            process = try ChildProcess(
+                [executable.path] + arguments, environment: environment, standardInput: .file(scratch.file("stdin")),
+                standardOutput: .file(scratch.file("stdout")), standardError: .file(scratch.file("stderr")), workingDirectory: directory)
         }
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-
-        // Polled rather than `waitUntilExit()`, which cannot time out: a hung command must fail
-        // its test, not stall the suite.
-        let timedOut = try await !Wait.suspendingUntil(timeout: timeout) { !process.isRunning }
-        if timedOut { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        if timedOut {
-            Issue.record("haptics \(arguments.joined(separator: " ")) did not finish within \(timeout)", sourceLocation: sourceLocation)
+        func result(finished: Bool, timeout: Duration, sourceLocation: SourceLocation) throws -> ProcessResult {
+            if !finished {
+                process.send(SIGKILL)
+                Issue.record("\(description) did not finish within \(timeout)", sourceLocation: sourceLocation)
+            }
+            return ProcessResult(
+                status: process.wait().status,
+                stdout: try Data(contentsOf: scratch.file("stdout")),
+                stderr: try Data(contentsOf: scratch.file("stderr")),
+                timedOut: !finished)
         }
-        return ProcessResult(
-            status: process.terminationStatus,
-            stdout: try Data(contentsOf: outputFile),
-            stderr: try Data(contentsOf: errorFile),
-            timedOut: timedOut)
     }
 }

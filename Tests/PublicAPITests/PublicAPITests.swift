@@ -61,17 +61,9 @@ enum PublicSymbols {
         for shim in ["CALSA", "CLinuxInput", "CPulse", "CSystem", "COptionalLibraries"] {
             arguments += ["-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("\(shim).build/module.modulemap").path]
         }
-        let process = Process()
-        process.executableURL = try toolURL()
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ExtractionFailed(message: String(decoding: message, as: UTF8.self))
+        let run = try HapticsProcess.runProgramSynchronously(try toolURL(), arguments)
+        guard run.status == 0 else {
+            throw ExtractionFailed(message: run.output + run.errorOutput)
         }
         var lines: [String] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: output.path) where file.hasSuffix(".symbols.json") {

@@ -108,14 +108,7 @@ struct ConvertAnalyzeSafetyTests {
         let haptics = try #require(HapticsProcess.executable, sourceLocation: sourceLocation)
         let tool = haptics.deletingLastPathComponent().appendingPathComponent("peak-rss")
         try #require(FileManager.default.isExecutableFile(atPath: tool.path), "peak-rss is built with the tests", sourceLocation: sourceLocation)
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = [haptics.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try HapticsProcess.runProgramSynchronously(tool, [haptics.path] + arguments, sourceLocation: sourceLocation).output
         let kilobytes = try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), "peak-rss said '\(text)'", sourceLocation: sourceLocation)
         return kilobytes / 1024
     }
@@ -274,7 +267,7 @@ struct ConvertAnalyzeSafetyTests {
             // signal tests them rather than the default action.
             let mask = UInt64(1) << UInt64(signal - 1)
             Wait.until(timeout: .seconds(30), interval: .milliseconds(1)) {
-                guard let status = try? String(contentsOfFile: "/proc/\(running.process.processIdentifier)/status", encoding: .utf8),
+                guard let status = try? String(contentsOfFile: "/proc/\(running.process.pid)/status", encoding: .utf8),
                     let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
                     let bits = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16)
                 else { return false }

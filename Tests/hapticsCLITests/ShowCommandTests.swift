@@ -52,16 +52,9 @@ struct ShowCommandTests {
             ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) },
             "script(1) gives the command a terminal (Debian: bsdutils)")
         let haptics = try #require(HapticsProcess.executable)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = ["-qec", "'\(haptics.path)' show success", "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try await HapticsProcess.runProgram(URL(fileURLWithPath: script), ["-qec", "'\(haptics.path)' show success", "/dev/null"])
+        let text = run.output
+        #expect(run.status == 0, "\(text)")
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         let intensity = try #require(lines.first { $0.hasPrefix("  intensity │") }, "\(text)")
         let events = try #require(lines.first { $0.hasPrefix("  events    │") })
