@@ -14,7 +14,9 @@
 //    non-zero sample on the monitor; the feedback is then ended and the sink left to fall
 //    silent; p50, p99 and max over `triggers` (200);
 // 2. CPU: the daemon's user + system time (from /proc) over 1,000 triggers of the same event,
-//    200 a second from ten clients, each played to its end.
+//    200 a second from ten clients, each played to its end;
+// 3. idle: `haptics daemon` with nothing to play, its engine started (a feedback just ended)
+//    and after its 5 s idle timeout: wake-ups per second of all its threads and CPU per hour.
 import BenchmarkSupport
 import Foundation
 
@@ -156,6 +158,50 @@ func measure(_ name: String, _ arguments: [String]) throws -> Figures {
 let theirs = try measure("feedbackd 0.0.3", [feedbackd])
 let ours = try measure("haptics daemon", [tool, "daemon", "--device", "pulse"])
 
+// MARK: Idle
+
+/// Context switches (each a wake-up) and CPU nanoseconds of all of a process's threads, from
+/// /proc/PID/task/*/status and schedstat.
+func threadCounts(_ pid: pid_t) -> (switches: Int, cpuNanoseconds: Int) {
+    var total = (switches: 0, cpuNanoseconds: 0)
+    for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+        let base = "/proc/\(pid)/task/\(task)/"
+        let status = (try? String(contentsOfFile: base + "status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+            total.switches += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        total.cpuNanoseconds += Int(((try? String(contentsOfFile: base + "schedstat", encoding: .utf8)) ?? "").split(separator: " ").first ?? "") ?? 0
+    }
+    return total
+}
+/// Wake-ups per second and CPU milliseconds per hour of the daemon over `seconds`.
+func idleCost(_ pid: pid_t, seconds: Double) -> (wakeUps: Double, cpuPerHour: Double) {
+    let before = threadCounts(pid)
+    usleep(UInt32(seconds * 1e6))
+    let after = threadCounts(pid)
+    return (Double(after.switches - before.switches) / seconds, Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6 * 3600 / seconds)
+}
+/// `haptics daemon` with nothing to play: its engine started (a feedback played and ended
+/// 0.5 s before) and, after its 5 s idle timeout, released.
+func daemonIdle() throws -> (started: (wakeUps: Double, cpuPerHour: Double), released: (wakeUps: Double, cpuPerHour: Double)) {
+    let client = try Client()
+    defer { client.stop() }
+    let daemon = ChildProcess([tool, "daemon", "--device", "pulse"])
+    defer { daemon.terminate() }
+    while (try client.send(["op": "has_owner"])["ok"] as? Bool) != true { usleep(10_000) }
+    let answer = try client.send(["op": "timed_trigger", "app": "org.example.Bench", "event": event, "timeout": 0])
+    guard let id = answer["ok"] as? Int else { fatalError("haptics daemon: \(answer)") }
+    _ = try client.send(["op": "call", "method": "org.sigxcpu.Feedback.EndFeedback", "signature": "(u)", "args": "(uint32 \(id),)"])
+    _ = try client.send(["op": "wait_signal", "member": "FeedbackEnded", "args": [id], "timeout": 5])
+    // Half a second for the fade-out and the end to settle; 3 s measured, inside the 5 s timeout.
+    usleep(500_000)
+    let started = idleCost(daemon.pid, seconds: 3)
+    // Past the idle timeout (5 s after the end) with a second to spare, then 3 s measured.
+    usleep(2_500_000)
+    return (started, idleCost(daemon.pid, seconds: 3))
+}
+let daemonIdleCost = try daemonIdle()
+
 func summary(_ figures: Figures) -> String {
     guard !figures.latencies.isEmpty else { return "never heard" }
     return String(
@@ -189,4 +235,10 @@ print(
         event,
         ours.cpuMilliseconds, theirs.cpuMilliseconds, ours.cpuMilliseconds / theirs.cpuMilliseconds, ours.cpuMilliseconds <= theirs.cpuMilliseconds ? "✅" : "❌")
 )
+print(
+    String(
+        format:
+            "| Service idle, `haptics daemon --device pulse`, nothing playing, 3 s: its engine started (after a feedback) / after its 5 s idle timeout: wake-ups per second of all its threads, CPU per hour | %.0f/s, %.0f ms/h / %.1f/s, %.0f ms/h | – | – | after the timeout: 0 | %@ |",
+        daemonIdleCost.started.wakeUps, daemonIdleCost.started.cpuPerHour, daemonIdleCost.released.wakeUps, daemonIdleCost.released.cpuPerHour,
+        daemonIdleCost.released.wakeUps == 0 ? "✅" : "❌"))
 print(String(format: "(benchmark took %.0f s)", Double(now() - began) / 1e9))
