@@ -72,36 +72,34 @@ while !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
 
 /// The harness's Python client (GDBus), one JSON command per line.
 final class Client {
-    let process = Process()
-    let input = Pipe()
-    let output = Pipe()
+    let process: ChildProcess
+    let input: FileHandle
+    let output: FileHandle
     var buffer = Data()
 
     init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [clientScript]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        process = try ChildProcess(["/usr/bin/python3", clientScript], environment: nil, standardInput: .pipe, standardOutput: .pipe)
+        input = process.inputPipe!
+        output = process.outputPipe!
     }
 
     func send(_ command: [String: Any]) throws -> [String: Any] {
-        try input.fileHandleForWriting.write(contentsOf: JSONSerialization.data(withJSONObject: command) + Data("\n".utf8))
+        try input.write(contentsOf: JSONSerialization.data(withJSONObject: command) + Data("\n".utf8))
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
                 return try JSONSerialization.jsonObject(with: line) as? [String: Any] ?? [:]
             }
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.availableData
             guard !chunk.isEmpty else { fatalError("the client exited") }
             buffer.append(chunk)
         }
     }
 
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try? input.close()
+        _ = process.waitForTermination()
     }
 }
 
