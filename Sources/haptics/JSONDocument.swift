@@ -140,22 +140,9 @@ indirect enum JSONTree {
         return (rounded < 0 ? "-" : "") + String(padded.dropLast(6)) + "." + fraction
     }
 
+    /// The package's one JSON string writer (``JSONText/quoted(_:)``), appended to `out`.
     static func quote(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out += JSONText.quoted(text)
     }
 }
 
