@@ -129,6 +129,15 @@ let package = Package(
         .executableTarget(name: "playback-benchmark", dependencies: ["Haptics", "BenchmarkSupport"], path: "Benchmarks/PlaybackBenchmark"),
         .executableTarget(name: "analyze-benchmark", dependencies: ["HapticsFormats", "HapticsSystem"], path: "Benchmarks/AnalyzeBenchmark"),
         .executableTarget(name: "latency-benchmark", dependencies: ["Haptics", "BenchmarkSupport"], path: "Benchmarks/LatencyBenchmark"),
+        // What latency-benchmark spawns as the floor of a spawned play: a static Swift program
+        // that only opens the stream through CPulse and writes the click, linked as `haptics` is.
+        .executableTarget(
+            name: "pulse-floor", dependencies: ["CPulse"], path: "Benchmarks/PulseFloor",
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld"] + (packsRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
+                        + (hasStaticLibstdcxx ? ["-L\(packageRoot)/Linker"] : []))
+            ]),
         // `haptics daemon` against Debian's feedbackd: TriggerFeedback → first sample, CPU (#25).
         .executableTarget(name: "service-latency-benchmark", dependencies: ["BenchmarkSupport"], path: "Benchmarks/ServiceLatencyBenchmark"),
         // Start-up and peak memory of the CLI against aplay and a Foundation "hello" (issue #15),

@@ -13,8 +13,8 @@ build=1
 
 # Every benchmark product, in the order Package.swift lists them.
 mapfile -t benchmarks < <(grep -oE 'executableTarget\(name: "[a-z-]+-benchmark"' Package.swift | sed -E 's/.*"(.*)"/\1/')
-# What the benchmarks run beside themselves: the tool and the start-up anchors.
-helpers=(haptics hello-foundation peak-rss)
+# What the benchmarks run beside themselves: the tool, the start-up anchors, the spawned play's floor.
+helpers=(haptics hello-foundation peak-rss pulse-floor)
 
 if [ "$build" = 1 ]; then
   "$root/scripts/install-dependencies.sh"

@@ -9,7 +9,9 @@
 // 1. library: `player.start(atTime: 0)` of a click on a running engine, standard (20 ms)
 //    and low-latency configurations → the click's first non-zero sample on the monitor;
 // 2. CLI: spawning `haptics play click.ahap --device pulse` → the same;
-// 3. anchor: spawning `paplay click.wav` (the same click, rendered by our renderer) → the same.
+// 3. anchor: spawning `paplay click.wav` (the same click, rendered by our renderer) → the same;
+// 4. the floor under 2: spawning `pulse-floor` (beside this executable, when built), a static
+//    Swift program that only opens the stream through CPulse and writes a click → the same.
 //
 // Then the CPU time (user + system) of `haptics play` of a long pattern against `aplay` of the
 // same pattern rendered to WAV, with the same buffer and period sizes on the same device, in
@@ -20,11 +22,17 @@ import Haptics
 import Synchronization
 
 let plays = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 200
+/// Other builds of `haptics` (`HAPTICS_LATENCY_BASELINE=path[:path…]`), spawned in the same
+/// rounds as this one's: a change's before and after, paired like the anchor, on one machine
+/// state.
+let baselines = (ProcessInfo.processInfo.environment["HAPTICS_LATENCY_BASELINE"] ?? "").split(separator: ":").map(String.init)
 let rate = 48_000
 let began = now()
 
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let tool = binaries.appendingPathComponent("haptics").path
+let floorProgram = binaries.appendingPathComponent("pulse-floor").path
+let hasFloor = FileManager.default.isExecutableFile(atPath: floorProgram)
 guard FileManager.default.isExecutableFile(atPath: tool) else {
     print("latency: skipped (\(tool) not built; run `swift build -c release --product haptics` first)")
     exit(0)
@@ -114,6 +122,8 @@ print("underruns after opening and 0.3 s idle: standard \(underruns(standardOutp
 var library: [Double] = []
 var libraryLow: [Double] = []
 var cli: [Double] = []
+var cliBaselines = [[Double]](repeating: [], count: baselines.count)
+var floor: [Double] = []
 var anchor: [Double] = []
 var missed = 0
 @MainActor func record(_ value: Double?, into series: inout [Double]) {
@@ -124,6 +134,8 @@ for _ in 0..<plays {
     record(try play(on: lowEngine), into: &libraryLow)
     record(spawn([tool, "play", clickFiles.ahap, "--device", "pulse"]), into: &cli)
     record(spawn([paplay, clickFiles.wav]), into: &anchor)
+    if hasFloor { record(spawn([floorProgram]), into: &floor) }
+    for (i, baseline) in baselines.enumerated() { record(spawn([baseline, "play", clickFiles.ahap, "--device", "pulse"]), into: &cliBaselines[i]) }
 }
 let underrunCounts = (standard: underruns(standardOutput), low: underruns(lowOutput))
 lowEngine.stop()
@@ -188,24 +200,31 @@ print("  library, standard (20 ms): \(summary(library))")
 print("  library, low latency:      \(summary(libraryLow))")
 print("  haptics play (CLI):        \(summary(cli))")
 print("  paplay:                    \(summary(anchor))")
+if !floor.isEmpty { print("  pulse-floor:               \(summary(floor))") }
+for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty { print("  \(baseline) play: \(summary(values))") }
 print(
     "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underrunCounts.standard), low latency \(underrunCounts.low)"
 )
 
 /// A row comparing p50s (p99s shown alongside). Issue #15 asks for these figures against
-/// paplay's; being as quick as paplay is a goal of our own beyond it, marked as such.
-@MainActor func latencyRow(_ figure: String, _ values: [Double]) {
+/// paplay's; being as quick as paplay is a goal of our own beyond it, marked as such. A row
+/// without a goal (`hasGoal: false`) is a measurement beside one, such as the floor.
+@MainActor func latencyRow(_ figure: String, _ values: [Double], hasGoal: Bool = true) {
     let ours = percentile(values, 0.5)
     let theirs = percentile(anchor, 0.5)
     let ratio = ours / theirs
     print(
         String(
-            format: "| %@ | %.1f ms (p99 %.1f ms, max %.1f ms) | paplay: %.1f ms (p99 %.1f ms, max %.1f ms) | %.2f× | stretch: ≤ 1× | %@ |",
-            figure, ours, percentile(values, 0.99), values.max()!, theirs, percentile(anchor, 0.99), anchor.max()!, ratio, ratio <= 1 ? "✅" : "❌"))
+            format: "| %@ | %.1f ms (p99 %.1f ms, max %.1f ms) | paplay: %.1f ms (p99 %.1f ms, max %.1f ms) | %.2f× | %@ | %@ |",
+            figure, ours, percentile(values, 0.99), values.max()!, theirs, percentile(anchor, 0.99), anchor.max()!, ratio,
+            hasGoal ? "stretch: ≤ 1×" : "–", hasGoal ? (ratio <= 1 ? "✅" : "❌") : "–"))
 }
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (standard, 20 ms buffer)", library)
 latencyRow("Latency to the device, `player.start(atTime: 0)` → first sample, p50 of \(plays) (low latency)", libraryLow)
 latencyRow("Latency to the device, `haptics play` spawned → first sample, p50 of \(plays)", cli)
+if !floor.isEmpty {
+    latencyRow("Its floor: a static Swift program spawned that only opens the stream (CPulse) and writes the click, p50 of \(plays)", floor, hasGoal: false)
+}
 
 // MARK: Low latency under load
 

@@ -178,71 +178,6 @@ static int wait_until(haptics_pulse_stream *s, int (*ready)(haptics_pulse_stream
 }
 
 static int context_ready(haptics_pulse_stream *s) { return pulse.pa_context_get_state(s->context) == PA_CONTEXT_READY; }
-
-/// A connection made ahead of the first open by `haptics_pulse_prepare`, on the thread that
-/// loaded libpulse, while the program reads and compiles its pattern; the first open with the
-/// same application name takes it. `outcome`: 0 none (or taken), 1 ready, -2 the server did
-/// not answer in time (the open then says so at once rather than wait again).
-static struct {
-    pthread_mutex_t lock;
-    int outcome;
-    int done;
-    pa_mainloop *mainloop;
-    pa_context *context;
-    char application[64];
-} prepared = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-void haptics_pulse_prepare(const char *application, unsigned timeout_ms) {
-    if (!haptics_pulse_available()) return;
-    pthread_mutex_lock(&prepared.lock);
-    if (!prepared.done) {
-        prepared.done = 1;
-        snprintf(prepared.application, sizeof prepared.application, "%s", application);
-        pa_mainloop *mainloop = pulse.pa_mainloop_new();
-        pa_context *context = mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(mainloop), application) : NULL;
-        pa_context_state_t state = PA_CONTEXT_FAILED;
-        long long deadline = monotonic_us() + (long long)timeout_ms * 1000;
-        if (context && pulse.pa_context_connect(context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) >= 0) {
-            while ((state = pulse.pa_context_get_state(context)) != PA_CONTEXT_READY && PA_CONTEXT_IS_GOOD(state)) {
-                long long left = deadline - monotonic_us();
-                if (left <= 0) break;
-                if (pulse.pa_mainloop_prepare(mainloop, (int)(left < 100000 ? left : 100000)) < 0 || pulse.pa_mainloop_poll(mainloop) < 0 ||
-                    pulse.pa_mainloop_dispatch(mainloop) < 0) {
-                    state = PA_CONTEXT_FAILED;
-                    break;
-                }
-            }
-        }
-        if (state == PA_CONTEXT_READY) {
-            prepared.outcome = 1;
-            prepared.mainloop = mainloop;
-            prepared.context = context;
-        } else {
-            // Failed: the open connects itself and says why. Still connecting: it timed out.
-            prepared.outcome = PA_CONTEXT_IS_GOOD(state) ? -2 : 0;
-            if (context) pulse.pa_context_unref(context);
-            if (mainloop) pulse.pa_mainloop_free(mainloop);
-        }
-    }
-    pthread_mutex_unlock(&prepared.lock);
-}
-
-/// What `haptics_pulse_prepare` left for an open by `application` (waiting for it to finish):
-/// 1 with the connected main loop and context now the caller's, -2 when the server did not
-/// answer it in time, 0 nothing.
-static int take_prepared(const char *application, pa_mainloop **mainloop, pa_context **context) {
-    pthread_mutex_lock(&prepared.lock);
-    int outcome = strcmp(prepared.application, application) == 0 ? prepared.outcome : 0;
-    if (outcome == 1) {
-        *mainloop = prepared.mainloop;
-        *context = prepared.context;
-        prepared.mainloop = NULL;
-        prepared.context = NULL;
-    }
-    prepared.outcome = 0;
-    pthread_mutex_unlock(&prepared.lock);
-    return outcome;
-}
 static int stream_ready(haptics_pulse_stream *s) { return pulse.pa_stream_get_state(s->stream) == PA_STREAM_READY; }
 
 /// The sink's own latency in frames, asked once (on the opening thread, so that its
@@ -272,14 +207,8 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     }
     s->frame_bytes = sizeof(float) * channels;
     s->rate = rate;
-    int taken = take_prepared(application, &s->mainloop, &s->context);
-    if (taken == -2) {
-        snprintf(message, message_size, "the sound server did not answer within %u ms", timeout_ms);
-        free(s);
-        return NULL;
-    }
-    if (taken != 1) s->mainloop = pulse.pa_mainloop_new();
-    if (taken != 1) s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), application) : NULL;
+    s->mainloop = pulse.pa_mainloop_new();
+    s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), application) : NULL;
     if (!s->context) {
         snprintf(message, message_size, "cannot create a libpulse context");
         if (s->mainloop) pulse.pa_mainloop_free(s->mainloop);
@@ -289,7 +218,7 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     long long deadline = monotonic_us() + (long long)timeout_ms * 1000;
     int waited = 0;
     const char *problem = NULL;
-    if (taken != 1 && pulse.pa_context_connect(s->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
+    if (pulse.pa_context_connect(s->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
         problem = "cannot connect to the sound server";
     } else if ((waited = wait_until(s, context_ready, deadline)) != 0) {
         problem = "cannot connect to the sound server";

@@ -1,5 +1,4 @@
 internal import CALSA
-internal import CPulse
 import HapticsRender
 import HapticsSystem
 
@@ -11,17 +10,13 @@ import HapticsSystem
 package enum AudioDevice {
     /// Starts loading what opening `device` will need, on a thread of its own, so that it
     /// overlaps the caller's own start-up work (reading and compiling a pattern): libpulse for
-    /// `pulse`, and the connection to the server (which ``PulseOutput``'s open then takes),
-    /// alsa-lib and its configuration files otherwise. Loading and relocating those
+    /// `pulse`, alsa-lib and its configuration files otherwise. Loading and relocating those
     /// libraries and parsing the configuration take milliseconds, most of `play`'s start-up
     /// beyond the process's own. Opening later waits for whatever is still in progress (both
     /// loads are once-guarded, and alsa-lib locks its configuration).
     package static func prepare(_ device: String) {
         SystemThread.detachNewThread {
-            if device == PulseOutput.deviceName && PulseOutput.isAvailable {
-                haptics_pulse_prepare(PulseOutput.applicationName, PulseOutput.openTimeoutMilliseconds)
-                return
-            }
+            if device == PulseOutput.deviceName && PulseOutput.isAvailable { return }
             ALSADiagnostics.begin()
             _ = snd_config_update()
         }

@@ -42,7 +42,6 @@ enum HapticsCommand {
     /// Runs the command; failures become one line on stderr and the exit code of ``CLIError``.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == PlayCommand.name { PlayCommand.startEarly(arguments.dropFirst()) }
         if let special = arguments.first, special.hasPrefix("--") {
             if handleToolingRequest(special, Array(arguments.dropFirst())) { return }
         }

@@ -136,8 +136,8 @@ struct PlayCommand: Command {
     func run() throws {
         // Before anything opens: a signal during start-up still ends with the fade and the
         // right exit status rather than killing the process with a device half-open.
-        let interruption = Self.early?.interruption ?? SignalWatcher(signals: [SIGINT, SIGTERM])
-        if Self.early == nil, rumble == nil { AudioDevice.prepare(device ?? "default") }
+        let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
+        if rumble == nil { AudioDevice.prepare(device ?? "default") }
         guard watching.watch else {
             let done = SystemSemaphore(value: 0)
             interruption.onSignal {
@@ -169,40 +169,6 @@ struct PlayCommand: Command {
             writeStandardError("haptics: watching \(input.pattern) for changes (Ctrl-C to stop)")
             changed.wait()
         }
-    }
-
-    /// What ``startEarly(_:)`` began before the arguments were parsed.
-    private struct EarlyStart {
-        var interruption: SignalWatcher
-    }
-    /// Set once, on the main thread, before the command is parsed; read by ``run()``.
-    nonisolated(unsafe) private static var early: EarlyStart?
-
-    /// Called by `main` before anything else when the command is `play`: watches the signals
-    /// and starts loading the device's library (``AudioDevice/prepare(_:)``) at once, so that
-    /// libpulse's 28 libraries load while the arguments are parsed and the pattern is read and
-    /// compiled. From `main`'s first line rather than from ``run()``, the load ends about
-    /// 2 ms sooner. The device is read from the words as they are (`--device NAME`,
-    /// `--device=NAME`, else `default`; none with `--rumble` or `--help`): a guess the parser
-    /// then confirms, which at worst loads a library `play` does not use. The signal thread
-    /// is made first: while the loader runs `dlopen`, creating a thread waits for it.
-    static func startEarly(_ words: ArraySlice<String>) {
-        var device = "default"
-        var index = words.startIndex
-        while index < words.endIndex {
-            let word = words[index]
-            if word == "--" { break }
-            if word == "--help" || word == "-h" || word == "--rumble" || word.hasPrefix("--rumble=") { return }
-            if word == "--device", index + 1 < words.endIndex {
-                device = words[index + 1]
-                index += 1
-            } else if word.hasPrefix("--device=") {
-                device = String(word.dropFirst("--device=".count))
-            }
-            index += 1
-        }
-        early = EarlyStart(interruption: SignalWatcher(signals: [SIGINT, SIGTERM]))
-        AudioDevice.prepare(device)
     }
 
     /// Plays the pattern until it completes or `done` is signalled (a signal, a change).

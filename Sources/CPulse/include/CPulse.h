@@ -19,12 +19,6 @@ int haptics_pulse_available(void);
 /// `timeout_ms`.
 int haptics_pulse_server_answers(const char *server, unsigned timeout_ms, char *message, size_t message_size);
 
-/// Loads libpulse and connects to the server ahead of the first `haptics_pulse_open` by
-/// `application`, which then takes the connection instead of making its own (the connection
-/// costs about half a millisecond, done meanwhile on the caller's thread). Waits at most
-/// `timeout_ms`; an open that comes meanwhile waits for it. Once per process.
-void haptics_pulse_prepare(const char *application, unsigned timeout_ms);
-
 /// Connects to the server (`$PULSE_SERVER`, else the user's default) and opens a playback
 /// stream on its default sink with a buffer of about `buffer_frames`, refilled `period_frames`
 /// at a time; playback starts once a period is queued. Waits for the server at most

@@ -62,7 +62,10 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 private final class SignalPipe: @unchecked Sendable {
     static let shared = SignalPipe()
     private let lock = SystemLock()
-    private var installed: Set<Int32> = []
+    /// Bit `n` for signal `n` (1…63): not a `Set`, whose generic storage's
+    /// metadata is built on first use, a tenth of a millisecond before `play` can start
+    /// loading its device's library.
+    private var installed: UInt64 = 0
     private weak var watcher: SignalWatcher?
     private var readEnd: Int32 = -1
 
@@ -94,7 +97,7 @@ private final class SignalPipe: @unchecked Sendable {
 
     func install(_ signals: [Int32]) {
         lock.withLock {
-            for number in signals where !installed.contains(number) {
+            for number in signals where installed & (1 << UInt64(number)) == 0 {
                 var inherited = sigaction()
                 sigaction(number, nil, &inherited)
                 if unsafeBitCast(inherited.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
@@ -108,7 +111,7 @@ private final class SignalPipe: @unchecked Sendable {
                 sigemptyset(&action.sa_mask)
                 action.sa_flags = SA_RESTART
                 sigaction(number, &action, nil)
-                installed.insert(number)
+                installed |= 1 << UInt64(number)
             }
         }
         // A process can start with these signals blocked: children inherit the mask of the

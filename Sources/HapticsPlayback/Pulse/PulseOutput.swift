@@ -35,8 +35,6 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     /// How long opening waits for the server: a frozen one never answers.
     static let openTimeoutMilliseconds: UInt32 = 3000
-    /// The client's name the server shows (`pactl list clients`).
-    static let applicationName = "haptics"
 
     package let sampleRate: Int
     package let channelCount: Int
@@ -84,7 +82,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         let period = max(1, buffer / Int(ALSAConfiguration.periods(forBuffer: seconds)))
         var message = [CChar](repeating: 0, count: 256)
         let opened = haptics_pulse_open(
-            Self.applicationName, UInt32(sampleRate), UInt32(channelCount), UInt32(buffer), UInt32(period), Self.openTimeoutMilliseconds,
+            "haptics", UInt32(sampleRate), UInt32(channelCount), UInt32(buffer), UInt32(period), Self.openTimeoutMilliseconds,
             &message, message.count)
         guard let opened else {
             throw .deviceUnavailable(device: device, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
