@@ -2,6 +2,7 @@
 #include "CSystem.h"
 
 #include <stdio.h>
+#include <fcntl.h>
 #include <time.h>
 
 int haptics_semaphore_wait_until(sem_t *semaphore, long deadline_nanoseconds) {
@@ -11,4 +12,12 @@ int haptics_semaphore_wait_until(sem_t *semaphore, long deadline_nanoseconds) {
 
 int haptics_format_fixed(char *buffer, size_t size, int decimals, double value) {
     return snprintf(buffer, size, "%.*f", decimals, value);
+}
+
+int haptics_start_writeback(int fd, long long offset, long long count) {
+    return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
+}
+
+int haptics_reserve_space(int fd, long long offset, long long count) {
+    return fallocate(fd, FALLOC_FL_KEEP_SIZE, offset, count);
 }

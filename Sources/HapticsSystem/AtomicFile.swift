@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+internal import CSystem
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -66,9 +67,17 @@ package final class AtomicFile {
     /// Bytes appended since writeback was last started, and where they begin.
     private var pendingBytes = 0
     private var pendingOffset = 0
-    /// Written bytes after which their writeback to the disk is started, while writing goes on:
-    /// the `fsync` of ``commit()`` then waits for the last few megabytes only.
-    static let writebackBytes = 4 << 20
+    /// Written bytes after which their writeback to the disk is started, while writing goes on
+    /// (`sync_file_range`, which returns at once): the disk works while the writer renders, and
+    /// the `fsync` of ``commit()`` finds only the last step and the disk's queue left to wait
+    /// for. A megabyte gets the disk going about a millisecond after writing starts.
+    static let writebackBytes = 1 << 20
+
+    /// Starts the writeback of `count` bytes from `offset` without waiting for it. Nothing
+    /// depends on it: where the file system cannot, ``commit()``'s `fsync` does it all.
+    fileprivate static func startWriteback(_ fd: Int32, offset: Int, count: Int) {
+        _ = haptics_start_writeback(fd, Int64(offset), Int64(count))
+    }
 
     /// The system calls the writer makes, replaceable in tests to inject failures.
     package struct IO: Sendable {
@@ -178,9 +187,7 @@ package final class AtomicFile {
         guard temporaryPath != nil else { return }
         pendingBytes += bytes.count
         if pendingBytes >= Self.writebackBytes {
-            // On Linux this starts writing the dirty range back without waiting for it, and
-            // lets the page cache drop it once written (a render does not read its file back).
-            _ = posix_fadvise(fd, off_t(pendingOffset), off_t(pendingBytes), POSIX_FADV_DONTNEED)
+            Self.startWriteback(fd, offset: pendingOffset, count: pendingBytes)
             pendingOffset += pendingBytes
             pendingBytes = 0
         }
@@ -239,7 +246,7 @@ package final class AtomicFile {
             if pendingOffset < 0 { pendingOffset = offset }
             pendingBytes += bytes.count
             if pendingBytes >= AtomicFile.writebackBytes {
-                _ = posix_fadvise(fd, off_t(pendingOffset), off_t(pendingBytes), POSIX_FADV_DONTNEED)
+                AtomicFile.startWriteback(fd, offset: pendingOffset, count: pendingBytes)
                 pendingOffset += pendingBytes
                 pendingBytes = 0
             }

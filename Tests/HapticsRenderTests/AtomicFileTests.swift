@@ -103,7 +103,60 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.csv"])
     }
 
-    @Test("a file of several writeback steps (the writeback of each 4 MiB starts while writing) reads back whole")
+    @Test(
+        "a failing fsync after several started writeback steps: one line naming the path, the old file intact, no temporary file")
+    func fsyncFailsAfterWriteback() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("out.wav")
+        try oldContents.write(to: URL(fileURLWithPath: path))
+        // 3.5 writeback steps of 16-bit frames: the writeback of three has been started when fsync fails.
+        let frames = 7 * AtomicFile.writebackBytes / 4
+        let error = try #require(throws: WAVError.self) { try writeWAV(to: path, frames: frames, io: Self.failing(EIO, atSync: true)) }
+        #expect(error.description == "\(path): cannot write the file (Input/output error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.wav"])
+    }
+
+    @Test("a file appended and written at an offset from another thread, each over several writeback steps, reads back whole")
+    func appendedAndPositionalReadBack() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("parts.bin")
+        // Two parts of 2.5 writeback steps each, the second starting at an odd offset, written in
+        // odd-sized pieces, as the two halves of a render are.
+        let half = 5 * AtomicFile.writebackBytes / 2 + 7
+        let bytes = (0..<(2 * half)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
+        let piece = 100_003
+        let file = try AtomicFile(path: path)
+        let positional = try file.positionalWriter()
+        let failure = Mutex<FileWriteError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let second = Thread {
+            bytes.withUnsafeBytes { all in
+                for start in stride(from: half, to: all.count, by: piece) {
+                    do throws(FileWriteError) {
+                        try positional.write(UnsafeRawBufferPointer(rebasing: all[start..<min(start + piece, all.count)]), at: start)
+                    } catch {
+                        failure.withLock { $0 = error }
+                    }
+                }
+            }
+            positional.close()
+            done.signal()
+        }
+        second.start()
+        for start in stride(from: 0, to: half, by: piece) {
+            try file.write(Array(bytes[start..<min(start + piece, half)]))
+        }
+        done.wait()
+        #expect(failure.withLock { $0 } == nil)
+        try file.commit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data.count == bytes.count)
+        #expect(data.elementsEqual(bytes), "the file is the bytes written, in place")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["parts.bin"])
+    }
+
+    @Test("a file of several writeback steps (the writeback of each step starts while writing) reads back whole")
     func largeFileReadsBack() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("large.bin")

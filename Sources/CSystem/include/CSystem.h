@@ -25,4 +25,14 @@ int haptics_has_avx2(void);
 /// haptics_has_avx2() is 0. Never locks or allocates: fit for the audio thread.
 size_t haptics_convert_int16_avx2(const float *source, size_t count, void *destination);
 
+/// Starts writing `count` bytes of the file `fd` from `offset` back to its disk and returns
+/// without waiting (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`, which Swift's Glibc module
+/// does not declare): 0, or -1 with errno set. Makes nothing durable by itself.
+int haptics_start_writeback(int fd, long long offset, long long count);
+
+/// Reserves disk space for `count` bytes of the file `fd` from `offset` without changing its
+/// size (`fallocate` with `FALLOC_FL_KEEP_SIZE`): 0, or -1 with errno set (EOPNOTSUPP where the
+/// file system cannot).
+int haptics_reserve_space(int fd, long long offset, long long count);
+
 #endif
