@@ -212,6 +212,15 @@ func fileSystem(of path: String) -> String {
     return best?.type ?? "unknown file system"
 }
 
+/// Reads the file at `path` to its end and throws the bytes away, so that it is in the page cache.
+func readThrough(_ path: String) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+}
+
 /// The first figure of /proc/loadavg: how busy the machine was, which every wall-time figure
 /// here depends on.
 func loadAverage() -> String {
@@ -265,6 +274,9 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
         if let run = ours(.memory, path: fastPath) { memory.append(run) }
         unlink(outputPath)
         if let run = ours(.file, path: outputPath) { durable.append(run) }
+        // dd's source in the page cache, as a buffered render left it: a render written around
+        // the cache leaves it on the disk only, and dd's time would then include reading it.
+        readThrough(outputPath)
         if let dd, let run = spawn([dd, "if=\(outputPath)", "of=\(outputPath).dd", "bs=1M", "conv=fsync", "status=none"]) {
             copies.append(run)
         }
@@ -290,7 +302,8 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
             grouped(signal / wall), cpu, grouped(signal / cpu), median(runs.map(\.peakMiB)))
         let render = inProcess(runs)
         if render.isFinite { line += String(format: "; compile + render + write in process: %.3f s (%@×)", render, grouped(signal / render)) }
-        let sync = median(runs.compactMap { $0.output.split(separator: " ").dropFirst(5).first.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } })
+        let sync = median(
+            runs.compactMap { $0.output.split(separator: " ").dropFirst(5).first.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } })
         if sync.isFinite, sync > 0 { line += String(format: ", of which the file's fsync waited %.1f ms", 1000 * sync) }
         print(line)
     }

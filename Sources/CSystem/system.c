@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <time.h>
 
 int haptics_semaphore_wait_until(sem_t *semaphore, long deadline_nanoseconds) {
@@ -18,6 +20,12 @@ int haptics_start_writeback(int fd, long long offset, long long count) {
     return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
 }
 
-int haptics_reserve_space(int fd, long long offset, long long count) {
-    return fallocate(fd, FALLOC_FL_KEEP_SIZE, offset, count);
+int haptics_open_direct(const char *path) {
+    return open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+}
+
+int haptics_is_in_memory(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return 0;
+    return info.f_type == TMPFS_MAGIC || info.f_type == RAMFS_MAGIC;
 }
