@@ -23,6 +23,7 @@ import Foundation
 import HapticsCore
 import HapticsRender
 import HapticsSystem
+import Synchronization
 
 // MARK: ChildProcess: one render
 
@@ -75,19 +76,29 @@ func seconds(_ d: Duration) -> Double {
     Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
 
-/// Renders and prints `seconds-of-signal in-process-seconds clipped dropped` on one line.
+/// Renders and prints `seconds-of-signal in-process-seconds clipped dropped peak-KiB
+/// fsync-seconds` on one line; the last is how long the file's `fsync` waited (0 into memory).
 func runChild(sink: Sink, minutes: Double, path: String, repetitions: Int) throws {
     let pattern = benchmarkPattern(seconds: minutes * 60)
     let clock = ContinuousClock()
     var statistics: RenderStatistics?
     var dropped = 0
+    // The code writeWAV runs, with its fsync timed: what of the disk's work the render did not
+    // overlap.
+    let syncNanoseconds = Atomic<Int>(0)
+    let timedSync = AtomicFile.IO(sync: { fd in
+        let start = now()
+        let result = fsync(fd)
+        syncNanoseconds.add(Int(now() - start), ordering: .relaxed)
+        return result
+    })
     let elapsed = try clock.measure {
         let renderer = HapticRenderer(
             pattern: pattern, profile: .wideband, sampleRate: 48_000,
             playback: HapticRenderer.Playback(count: repetitions))
         switch sink {
         case .file:
-            statistics = try renderer.writeWAV(to: path, format: .s16)
+            statistics = try RenderFileWriter.write(renderer, to: path, format: .s16, io: timedSync)
         case .memory:
             let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * renderer.channelCount)
             defer { block.deallocate() }
@@ -97,7 +108,9 @@ func runChild(sink: Sink, minutes: Double, path: String, repetitions: Int) throw
         dropped = renderer.droppedEvents
     }
     guard let statistics else { return }
-    print(statistics.duration, seconds(elapsed), statistics.clippedSamples, dropped, peakResidentKiB(pid: "self") ?? -1)
+    print(
+        statistics.duration, seconds(elapsed), statistics.clippedSamples, dropped, peakResidentKiB(pid: "self") ?? -1,
+        Double(syncNanoseconds.load(ordering: .relaxed)) / 1e9)
 }
 
 /// A process's peak resident memory (VmHWM) in KiB. Unlike `ru_maxrss`, which keeps the high
@@ -199,6 +212,15 @@ func fileSystem(of path: String) -> String {
     return best?.type ?? "unknown file system"
 }
 
+/// Reads the file at `path` to its end and throws the bytes away, so that it is in the page cache.
+func readThrough(_ path: String) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+}
+
 /// The first figure of /proc/loadavg: how busy the machine was, which every wall-time figure
 /// here depends on.
 func loadAverage() -> String {
@@ -252,6 +274,9 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
         if let run = ours(.memory, path: fastPath) { memory.append(run) }
         unlink(outputPath)
         if let run = ours(.file, path: outputPath) { durable.append(run) }
+        // dd's source in the page cache, as a buffered render left it: a render written around
+        // the cache leaves it on the disk only, and dd's time would then include reading it.
+        readThrough(outputPath)
         if let dd, let run = spawn([dd, "if=\(outputPath)", "of=\(outputPath).dd", "bs=1M", "conv=fsync", "status=none"]) {
             copies.append(run)
         }
@@ -277,6 +302,9 @@ func runParent(runs: Int, minutes: Double, outputPath: String) {
             grouped(signal / wall), cpu, grouped(signal / cpu), median(runs.map(\.peakMiB)))
         let render = inProcess(runs)
         if render.isFinite { line += String(format: "; compile + render + write in process: %.3f s (%@×)", render, grouped(signal / render)) }
+        let sync = median(
+            runs.compactMap { $0.output.split(separator: " ").dropFirst(5).first.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } })
+        if sync.isFinite, sync > 0 { line += String(format: ", of which the file's fsync waited %.1f ms", 1000 * sync) }
         print(line)
     }
     let where_ = fastFolder == nil ? "on the disk" : "in tmpfs"

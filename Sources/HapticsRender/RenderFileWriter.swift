@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HapticsSystem
 
 /// Writes a render into a WAV file: the renderer renders, this type decides how its blocks
 /// reach the file.
@@ -41,14 +42,16 @@ package enum RenderFileWriter {
 
     /// Renders everything `renderer` has left into a WAV file at `path` (`-` for standard
     /// output) as `format`, and returns the render's figures. `progress` is told the frames
-    /// rendered so far, rising to ``HapticRenderer/totalFrames``.
+    /// rendered so far, rising to ``HapticRenderer/totalFrames``. `io` is the file's system
+    /// calls (tests inject failures there).
     @discardableResult
     package static func write(
-        _ renderer: HapticRenderer, to path: String, format: SampleFormat, progress: ((Int) -> Void)? = nil
+        _ renderer: HapticRenderer, to path: String, format: SampleFormat, io: AtomicFile.IO = .system, progress: ((Int) -> Void)? = nil
     ) throws(WAVError) -> RenderStatistics {
         let frames = renderer.totalFrames - renderer.renderedFrames
         let file = try WAVWriter(
-            path: path, sampleRate: renderer.sampleRate, channelCount: renderer.channelCount, format: format, frameCount: frames)
+            path: path, sampleRate: renderer.sampleRate, channelCount: renderer.channelCount, format: format, frameCount: frames,
+            riffLimit: WAVWriter.riffLimit, io: io)
         var strategy = strategy(frames: frames, sampleRate: renderer.sampleRate, replacingFile: file.isReplacingFile)
         var second: HapticRenderer?
         if strategy == .twoParts {

@@ -61,6 +61,7 @@ package final class TwoPartRender: @unchecked Sendable {
                 try tail.write(encoded: bytes)
                 secondWritten.add(frames, ordering: .relaxed)
             }
+            try tail.finish()
         } catch {
             secondError = error
         }

@@ -151,7 +151,7 @@ package final class WAVWriter {
         isRF64 = header.isRF64
         headerBytes = header.bytes.count
         do {
-            file = try AtomicFile(path: path, io: io)
+            file = try AtomicFile(path: path, io: io, expectedBytes: headerBytes + frameCount * channelCount * format.bytesPerSample)
             try file.write(header.bytes)
         } catch {
             throw WAVError(error, path: path)
@@ -232,6 +232,16 @@ package final class WAVWriter {
                 throw WAVError(error, path: path)
             }
             offset += bytes.count
+        }
+
+        /// Writes what it still holds (a file written around the page cache keeps a block or
+        /// more); after the last write.
+        package func finish() throws(WAVError) {
+            do {
+                try file.finish()
+            } catch {
+                throw WAVError(error, path: path)
+            }
         }
 
         /// Stops writing: the descriptor it wrote through is closed.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+internal import CSystem
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -56,6 +57,8 @@ package final class AtomicFile {
     package private(set) var temporaryPath: String?
     /// Whether the output is a new file that can be rewritten at any offset (not a stream).
     package var isReplacingFile: Bool { temporaryPath != nil }
+    /// Whether the file is written around the page cache (``directMinimumBytes``).
+    package var isWrittenDirectly: Bool { writesDirectly }
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -63,12 +66,27 @@ package final class AtomicFile {
     private static let unfinished = Mutex<Set<String>>([])
     private let io: IO
     private var done = false
+    /// The direct writing of a large new file on a disk (see ``directMinimumBytes``), and
+    /// whether positional writers write directly too.
+    private var direct: DirectStream?
+    private let writesDirectly: Bool
+    /// Declared sizes from which a new file on a disk is written around the page cache
+    /// (``DirectStream``); smaller ones, and files in memory, go through it.
+    static let directMinimumBytes = 8 << 20
     /// Bytes appended since writeback was last started, and where they begin.
     private var pendingBytes = 0
     private var pendingOffset = 0
-    /// Written bytes after which their writeback to the disk is started, while writing goes on:
-    /// the `fsync` of ``commit()`` then waits for the last few megabytes only.
-    static let writebackBytes = 4 << 20
+    /// Written bytes after which their writeback to the disk is started, while writing goes on
+    /// (`sync_file_range`, which returns at once): the disk works while the writer renders, and
+    /// the `fsync` of ``commit()`` finds only the last step and the disk's queue left to wait
+    /// for. A megabyte gets the disk going about a millisecond after writing starts.
+    static let writebackBytes = 1 << 20
+
+    /// Starts the writeback of `count` bytes from `offset` without waiting for it. Nothing
+    /// depends on it: where the file system cannot, ``commit()``'s `fsync` does it all.
+    fileprivate static func startWriteback(_ fd: Int32, offset: Int, count: Int) {
+        _ = haptics_start_writeback(fd, Int64(offset), Int64(count))
+    }
 
     /// The system calls the writer makes, replaceable in tests to inject failures.
     package struct IO: Sendable {
@@ -76,13 +94,18 @@ package final class AtomicFile {
         package var write: @Sendable (Int32, UnsafeRawPointer, Int) -> Int
         /// `fsync(2)`: 0, or -1 with `errno` set.
         package var sync: @Sendable (Int32) -> Int32
+        /// `pwrite(2)` of a large file written directly (``directMinimumBytes``): bytes
+        /// written, or -1 with `errno` set.
+        package var writeAt: @Sendable (Int32, UnsafeRawPointer, Int, Int) -> Int
 
         package init(
             write: @escaping @Sendable (Int32, UnsafeRawPointer, Int) -> Int = { Glibc.write($0, $1, $2) },
-            sync: @escaping @Sendable (Int32) -> Int32 = { Glibc.fsync($0) }
+            sync: @escaping @Sendable (Int32) -> Int32 = { Glibc.fsync($0) },
+            writeAt: @escaping @Sendable (Int32, UnsafeRawPointer, Int, Int) -> Int = { Glibc.pwrite($0, $1, $2, off_t($3)) }
         ) {
             self.write = write
             self.sync = sync
+            self.writeAt = writeAt
         }
 
         package static let system = IO()
@@ -94,7 +117,10 @@ package final class AtomicFile {
         try self.init(path: path, io: .system)
     }
 
-    package init(path: String, io: IO) throws(FileWriteError) {
+    /// Opens `path` as ``init(path:)`` does; `expectedBytes` is the size the file will have,
+    /// when known: a new file of ``directMinimumBytes`` or more on a disk is written around the
+    /// page cache.
+    package init(path: String, io: IO, expectedBytes: Int = 0) throws(FileWriteError) {
         self.path = path
         self.io = io
         if path == "-" {
@@ -102,6 +128,7 @@ package final class AtomicFile {
             ownsDescriptor = false
             targetPath = nil
             temporaryPath = nil
+            writesDirectly = false
             return
         }
         func failure(_ code: Int32) -> FileWriteError {
@@ -121,6 +148,7 @@ package final class AtomicFile {
             ownsDescriptor = true
             targetPath = nil
             temporaryPath = nil
+            writesDirectly = false
             return
         }
         // Replacing is no way around a file's permissions: a file we may not write stays.
@@ -152,6 +180,15 @@ package final class AtomicFile {
         targetPath = target
         temporaryPath = created.path
         Self.unfinished.withLock { _ = $0.insert(created.path) }
+        // Where the file system cannot write directly, the page cache it is.
+        if expectedBytes >= Self.directMinimumBytes, haptics_is_in_memory(created.fd) == 0,
+            case let directFD = haptics_open_direct(created.path), directFD >= 0
+        {
+            writesDirectly = true
+            direct = DirectStream(directFD: directFD, bufferedFD: created.fd, path: path, offset: 0, writeAt: io.writeAt)
+        } else {
+            writesDirectly = false
+        }
     }
 
     /// Removes the temporary files of every write in progress, leaving their targets as they
@@ -170,6 +207,14 @@ package final class AtomicFile {
     /// Appends bytes.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(FileWriteError) {
         guard !done else { throw message(EBADF) }
+        if let direct {
+            do {
+                try direct.append(bytes)
+            } catch {
+                throw fail(error.code)
+            }
+            return
+        }
         do {
             try writeWhole(bytes) { start, count, _ in io.write(fd, start, count) }
         } catch {
@@ -178,9 +223,7 @@ package final class AtomicFile {
         guard temporaryPath != nil else { return }
         pendingBytes += bytes.count
         if pendingBytes >= Self.writebackBytes {
-            // On Linux this starts writing the dirty range back without waiting for it, and
-            // lets the page cache drop it once written (a render does not read its file back).
-            _ = posix_fadvise(fd, off_t(pendingOffset), off_t(pendingBytes), POSIX_FADV_DONTNEED)
+            Self.startWriteback(fd, offset: pendingOffset, count: pendingBytes)
             pendingOffset += pendingBytes
             pendingBytes = 0
         }
@@ -208,7 +251,16 @@ package final class AtomicFile {
         precondition(temporaryPath != nil && !done, "only a new file being written")
         let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { throw fail(errno) }
-        return PositionalWriter(fd: copy, path: path)
+        var directFD: Int32 = -1
+        if writesDirectly, let temporaryPath {
+            directFD = haptics_open_direct(temporaryPath)
+            guard directFD >= 0 else {
+                let code = errno
+                _ = Glibc.close(copy)
+                throw fail(code)
+            }
+        }
+        return PositionalWriter(fd: copy, directFD: directFD, path: path, writeAt: io.writeAt)
     }
 
     /// Writes at offsets of an ``AtomicFile`` from another thread (see
@@ -219,18 +271,34 @@ package final class AtomicFile {
         let path: String
         private var pendingOffset = -1
         private var pendingBytes = 0
+        /// For a file written directly: the `O_DIRECT` descriptor until the first write, then
+        /// the stream it went to.
+        private var directFD: Int32
+        private var stream: DirectStream?
+        private let writeAt: @Sendable (Int32, UnsafeRawPointer, Int, Int) -> Int
 
-        fileprivate init(fd: Int32, path: String) {
+        fileprivate init(fd: Int32, directFD: Int32, path: String, writeAt: @escaping @Sendable (Int32, UnsafeRawPointer, Int, Int) -> Int) {
             self.fd = fd
+            self.directFD = directFD
             self.path = path
+            self.writeAt = writeAt
         }
 
         deinit { close() }
 
-        /// Writes `bytes` at `offset`; writes that follow each other should continue where the
-        /// last one ended.
+        /// Writes `bytes` at `offset`; writes that follow each other continue where the last
+        /// one ended (for a file written directly, they must).
         package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(FileWriteError) {
             guard fd >= 0 else { throw FileWriteError(path: path, stage: .write, code: EBADF) }
+            if directFD >= 0 {
+                stream = DirectStream(directFD: directFD, bufferedFD: fd, path: path, offset: offset, writeAt: writeAt)
+                directFD = -1
+            }
+            if let stream {
+                precondition(offset == stream.position, "direct writes continue where the last one ended")
+                try stream.append(bytes)
+                return
+            }
             do {
                 try writeWhole(bytes) { start, count, done in pwrite(fd, start, count, off_t(offset + done)) }
             } catch {
@@ -239,15 +307,25 @@ package final class AtomicFile {
             if pendingOffset < 0 { pendingOffset = offset }
             pendingBytes += bytes.count
             if pendingBytes >= AtomicFile.writebackBytes {
-                _ = posix_fadvise(fd, off_t(pendingOffset), off_t(pendingBytes), POSIX_FADV_DONTNEED)
+                AtomicFile.startWriteback(fd, offset: pendingOffset, count: pendingBytes)
                 pendingOffset += pendingBytes
                 pendingBytes = 0
             }
         }
 
+        /// Writes what a direct stream still holds; call it after the last write, before
+        /// ``close()``, which otherwise abandons it.
+        package func finish() throws(FileWriteError) {
+            try stream?.finish()
+        }
+
         /// Closes the descriptor; writing after it fails.
         package func close() {
             guard fd >= 0 else { return }
+            stream?.cancel()
+            stream = nil
+            if directFD >= 0 { _ = Glibc.close(directFD) }
+            directFD = -1
             _ = Glibc.close(fd)
             fd = -1
         }
@@ -258,6 +336,7 @@ package final class AtomicFile {
     package func rewriteStart(with bytes: [UInt8]) throws(FileWriteError) {
         precondition(isReplacingFile, "only a new file can be rewritten")
         guard !done else { throw message(EBADF) }
+        try finishDirect()
         let end = lseek(fd, 0, SEEK_CUR)
         guard end >= 0, lseek(fd, 0, SEEK_SET) == 0 else { throw fail(errno) }
         try write(bytes)
@@ -273,6 +352,7 @@ package final class AtomicFile {
             return
         }
         if let temporaryPath, let targetPath {
+            try finishDirect()
             if io.sync(fd) != 0 { throw fail(errno) }
             done = true
             if close(fd) != 0 {
@@ -301,10 +381,25 @@ package final class AtomicFile {
         }
     }
 
+    /// Ends direct writing: what it holds is written, and appending goes on through the page
+    /// cache where it stopped.
+    private func finishDirect() throws(FileWriteError) {
+        guard let direct else { return }
+        self.direct = nil
+        do {
+            try direct.finish()
+        } catch {
+            throw fail(error.code)
+        }
+        guard lseek(fd, off_t(direct.position), SEEK_SET) == off_t(direct.position) else { throw fail(errno) }
+    }
+
     /// Abandons the output: closes it and removes the temporary file. The target is untouched.
     package func discard() {
         guard !done else { return }
         done = true
+        direct?.cancel()
+        direct = nil
         if ownsDescriptor { close(fd) }
         if let temporaryPath {
             unlink(temporaryPath)

@@ -103,7 +103,147 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.csv"])
     }
 
-    @Test("a file of several writeback steps (the writeback of each 4 MiB starts while writing) reads back whole")
+    @Test(
+        "a failing fsync after several started writeback steps: one line naming the path, the old file intact, no temporary file")
+    func fsyncFailsAfterWriteback() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("out.wav")
+        try oldContents.write(to: URL(fileURLWithPath: path))
+        // 3.5 writeback steps of 16-bit frames: the writeback of three has been started when fsync fails.
+        let frames = 7 * AtomicFile.writebackBytes / 4
+        let error = try #require(throws: WAVError.self) { try writeWAV(to: path, frames: frames, io: Self.failing(EIO, atSync: true)) }
+        #expect(error.description == "\(path): cannot write the file (Input/output error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.wav"])
+    }
+
+    /// Whether a large new file in the tests' temporary folder is written around the page cache
+    /// (not where that folder is in memory, as a tmpfs /tmp).
+    static let temporaryFolderWritesDirectly: Bool = {
+        guard let folder = try? TemporaryFolder(),
+            let file = try? AtomicFile(path: folder.path("probe"), io: .system, expectedBytes: AtomicFile.directMinimumBytes)
+        else { return false }
+        defer { file.discard() }
+        return file.isWrittenDirectly
+    }()
+    static let noDirectWritingMessage: Comment = "the temporary folder is in memory or cannot be written with O_DIRECT; the direct writing tests are skipped"
+
+    /// Writes `bytes` as a render's two parts do: the first half appended on this thread, the
+    /// second from `half` on through a positional writer on another, both in odd-sized pieces.
+    static func writeInTwoParts(_ bytes: [UInt8], half: Int, to file: AtomicFile) throws {
+        let piece = 100_003
+        let positional = try file.positionalWriter()
+        let failure = Mutex<FileWriteError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let second = Thread {
+            bytes.withUnsafeBytes { all in
+                do throws(FileWriteError) {
+                    for start in stride(from: half, to: all.count, by: piece) {
+                        try positional.write(UnsafeRawBufferPointer(rebasing: all[start..<min(start + piece, all.count)]), at: start)
+                    }
+                    try positional.finish()
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+            }
+            positional.close()
+            done.signal()
+        }
+        second.start()
+        var appendFailure: FileWriteError?
+        do throws(FileWriteError) {
+            for start in stride(from: 0, to: half, by: piece) {
+                try file.write(Array(bytes[start..<min(start + piece, half)]))
+            }
+        } catch {
+            appendFailure = error
+        }
+        done.wait()
+        if let error = appendFailure ?? failure.withLock({ $0 }) { throw error }
+    }
+
+    @Test(
+        "a file appended and written at an offset from another thread, each over several steps, reads back whole, through the page cache and around it",
+        arguments: [false, true])
+    func appendedAndPositionalReadBack(direct: Bool) throws {
+        try #require(!direct || Self.temporaryFolderWritesDirectly, Self.noDirectWritingMessage)
+        let folder = try TemporaryFolder()
+        let path = folder.path("parts.bin")
+        // Two parts of 2.5 writeback steps each (or five direct buffers), the second starting
+        // at an odd offset, as the two halves of a render are.
+        let half = 5 * AtomicFile.writebackBytes / 2 + 7
+        let bytes = (0..<(2 * half)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
+        let file = try AtomicFile(path: path, io: .system, expectedBytes: direct ? AtomicFile.directMinimumBytes : 0)
+        #expect(file.isWrittenDirectly == direct)
+        try Self.writeInTwoParts(bytes, half: half, to: file)
+        try file.commit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data.count == bytes.count)
+        #expect(data.elementsEqual(bytes), "the file is the bytes written, in place")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["parts.bin"])
+    }
+
+    @Test(
+        "a direct write failing in the appended or the positional part: one line naming the path, the old file intact, no temporary file",
+        arguments: [1 << 20, 4 << 20])
+    func directWriteFails(budget: Int) throws {
+        try #require(Self.temporaryFolderWritesDirectly, Self.noDirectWritingMessage)
+        let folder = try TemporaryFolder()
+        let path = folder.path("out.bin")
+        try oldContents.write(to: URL(fileURLWithPath: path))
+        // Direct writes fail with EIO once `budget` bytes have been written: in the first part
+        // (1 MiB) or in the second (4 MiB, after the first part's 3 MiB).
+        let written = Mutex(0)
+        let io = AtomicFile.IO(writeAt: { fd, bytes, count, offset in
+            let allowed = written.withLock { total in
+                let n = min(count, max(0, budget - total))
+                total += n
+                return n
+            }
+            if allowed == 0 {
+                errno = EIO
+                return -1
+            }
+            return pwrite(fd, bytes, allowed, off_t(offset))
+        })
+        let half = 3 << 20
+        let bytes = (0..<(2 * half)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let error = try #require(throws: FileWriteError.self) {
+            let file = try AtomicFile(path: path, io: io, expectedBytes: AtomicFile.directMinimumBytes)
+            #expect(file.isWrittenDirectly)
+            try Self.writeInTwoParts(bytes, half: half, to: file)
+            try file.commit()
+        }
+        #expect(error.description == "\(path): cannot write the file (Input/output error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == oldContents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.bin"])
+    }
+
+    @Test("a large WAV written directly that gets fewer frames than declared has its header corrected and its samples whole")
+    func directFewerFrames() throws {
+        try #require(Self.temporaryFolderWritesDirectly, Self.noDirectWritingMessage)
+        let folder = try TemporaryFolder()
+        let path = folder.path("short.wav")
+        let declared = AtomicFile.directMinimumBytes / 2 + 1_000
+        let writer = try WAVWriter(path: path, sampleRate: 48_000, channelCount: 1, format: .s16, frameCount: declared)
+        let samples = ramp(declared / 2 + 123)
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.finish()
+        let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
+        #expect(wav.int16Samples == samples.map(int16Sample))
+    }
+
+    @Test(
+        "a large file in memory (tmpfs) is written through the page cache, which is its storage there",
+        .enabled(if: SmallFileSystem.isAvailable, SmallFileSystem.unavailableMessage))
+    func inMemoryNotDirect() throws {
+        let small = try SmallFileSystem()
+        let file = try AtomicFile(path: small.path("big.wav"), io: .system, expectedBytes: 1 << 30)
+        #expect(!file.isWrittenDirectly)
+        file.discard()
+    }
+
+    @Test("a file of several writeback steps (the writeback of each step starts while writing) reads back whole")
     func largeFileReadsBack() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("large.bin")

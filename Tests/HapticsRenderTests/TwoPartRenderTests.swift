@@ -3,6 +3,7 @@ import HapticsCore
 import HapticsTestSupport
 import Testing
 @testable import HapticsRender
+@testable import HapticsSystem
 
 /// Long renders that fall silent near their middle are written in two parts on two threads,
 /// each at its place in the file: the file must be exactly the render in order.
@@ -107,6 +108,21 @@ struct TwoPartRenderTests {
         try HapticRenderer(pattern: pattern, sampleRate: sampleRate, playback: playback).writeWAV(to: path, format: .f32)
         let wav = try WAVFile(contentsOf: URL(fileURLWithPath: path))
         #expect(RenderPipelineTests.firstDifference(wav.data, RenderPipelineTests.encoded(signal.samples, as: .f32)) == nil, "the first differing byte")
+    }
+
+    @Test("a two-part render whose fsync fails: one line naming the file, the old file intact, no temporary file")
+    func fsyncFails() throws {
+        #expect(HapticRenderer(pattern: pattern).splitAtSilence() != nil, "the two-part path is the one tested")
+        let folder = try TemporaryFolder(prefix: "haptics-two-part")
+        let path = folder.path("parts.wav")
+        let old = Data("the old file\n".utf8)
+        try old.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: WAVError.self) {
+            try RenderFileWriter.write(HapticRenderer(pattern: pattern), to: path, format: .s16, io: AtomicFileTests.failing(EIO, atSync: true))
+        }
+        #expect(error.description == "\(path): cannot write the file (Input/output error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == old)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["parts.wav"])
     }
 
     @Test(

@@ -25,4 +25,17 @@ int haptics_has_avx2(void);
 /// haptics_has_avx2() is 0. Never locks or allocates: fit for the audio thread.
 size_t haptics_convert_int16_avx2(const float *source, size_t count, void *destination);
 
+/// Starts writing `count` bytes of the file `fd` from `offset` back to its disk and returns
+/// without waiting (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`, which Swift's Glibc module
+/// does not declare): 0, or -1 with errno set. Makes nothing durable by itself.
+int haptics_start_writeback(int fd, long long offset, long long count);
+
+/// Opens `path` for writing around the page cache (`O_DIRECT`, which Swift's Glibc module does
+/// not declare): the descriptor, or -1 with errno set (EINVAL where the file system cannot).
+int haptics_open_direct(const char *path);
+
+/// Whether the file `fd` lives in memory (tmpfs, ramfs), where the page cache is the storage
+/// and writing around it gains nothing: 1 or 0.
+int haptics_is_in_memory(int fd);
+
 #endif
