@@ -160,6 +160,13 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         haptics_pulse_interrupt_wait(stream)
     }
 
+    /// How many of ``waitForRoom(frames:)``'s waits slept until the time the stream's model of
+    /// the server's read position gave and found the room there, and how many woke too early
+    /// and waited on for the server's request (diagnostics, tests).
+    package var pacedWaits: (onTime: Int, early: Int) {
+        (Int(haptics_pulse_paced_wakes(stream)), Int(haptics_pulse_early_wakes(stream)))
+    }
+
     /// How many writes went over the queued silence (``skipQueuedSilence()``), for tests.
     var skippedStarts: Int { skips.load(ordering: .relaxed) }
     private let skips = Atomic<Int>(0)
