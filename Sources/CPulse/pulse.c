@@ -5,8 +5,9 @@
 // parses alsa-lib's configuration and connects to the server twice.
 //
 // Here the writing thread runs libpulse's plain main loop itself, as pacat does: it polls the
-// server's socket while it waits for room, so no lock is shared with another thread and no
-// thread wakes another. (A threaded main loop, tried first, spent as much CPU as the plugin:
+// server's socket while it waits for room (or, idle, sleeps until the room is due: see
+// `haptics_pulse_wait_for_room`), so no lock is shared with another thread and no thread
+// wakes another. (A threaded main loop, tried first, spent as much CPU as the plugin:
 // the two real-time threads contended for its lock at every period.) Another thread talks to
 // the stream only through `haptics_pulse_stop`, which sets a flag and interrupts the poll.
 //

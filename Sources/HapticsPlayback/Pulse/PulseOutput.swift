@@ -148,7 +148,9 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     /// Audio thread: waits until `frames` can be written without blocking, a stop, or
     /// ``interruptWait()`` (the engine's idle wait: a start renders at once rather than after
-    /// the server's next request, up to a period later).
+    /// the server's next request, up to a period later). While the stream plays it sleeps until
+    /// the room is due by the stream's model of the server's read position, then reads all the
+    /// server sent: one wake-up a period (see `haptics_pulse_wait_for_room`).
     func waitForRoom(frames: Int) {
         guard !closed.load(ordering: .acquiring) else { return }
         _ = haptics_pulse_wait_for_room(stream, frames)
