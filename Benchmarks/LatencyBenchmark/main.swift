@@ -126,6 +126,17 @@ for _ in 0..<plays {
     record(spawn([paplay, clickFiles.wav]), into: &anchor)
 }
 let underrunCounts = (standard: underruns(standardOutput), low: underruns(lowOutput))
+// Both engines idle together (from 0.5 s after their last clicks), the low-latency one's
+// 2.5 ms periods beside the standard one's: their wake-ups against the periods of both.
+usleep(500_000)
+let bothBefore = (standard: underruns(standardOutput), low: underruns(lowOutput))
+let both = idleCost(seconds: 3)
+let bothPeriods = [standardOutput, lowOutput].map { Int(both.seconds * Double(rate) / Double($0.periodFrames)) + 1 }.reduce(0, +)
+print(
+    String(
+        format: "both engines idle for %.1f s: %d wake-ups of their threads for %d periods (%.3f×), %.0f ms/h of CPU; underruns: standard %d, low latency %d",
+        both.seconds, both.switches, bothPeriods, Double(both.switches) / Double(bothPeriods), both.cpuPerHour,
+        underruns(standardOutput) - bothBefore.standard, underruns(lowOutput) - bothBefore.low))
 lowEngine.stop()
 
 // MARK: Idle
