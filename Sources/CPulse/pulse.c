@@ -145,6 +145,8 @@ struct haptics_pulse_stream {
     /// Paced wakes, and those that had to wait on for the server (diagnostics, tests).
     atomic_uint paced_wakes;
     atomic_uint early_wakes;
+    /// Waits that took the request as it came (see `pace_until_resync`), for the same.
+    atomic_uint precise_waits;
     char failure[256];
 };
 
@@ -543,6 +545,7 @@ int haptics_pulse_wait_for_room(haptics_pulse_stream *s, size_t frames) {
                 continue;
             }
             precise = 1;
+            atomic_fetch_add_explicit(&s->precise_waits, 1, memory_order_relaxed);
         } else if (paced && !precise) {
             // Woke before the room: the model runs early. Wait for the request, anchor on it.
             precise = 1;
@@ -565,6 +568,10 @@ unsigned haptics_pulse_paced_wakes(const haptics_pulse_stream *s) {
 
 unsigned haptics_pulse_early_wakes(const haptics_pulse_stream *s) {
     return atomic_load_explicit(&((haptics_pulse_stream *)s)->early_wakes, memory_order_relaxed);
+}
+
+unsigned haptics_pulse_precise_waits(const haptics_pulse_stream *s) {
+    return atomic_load_explicit(&((haptics_pulse_stream *)s)->precise_waits, memory_order_relaxed);
 }
 
 long haptics_pulse_delay(haptics_pulse_stream *s) { return atomic_load_explicit(&s->delay, memory_order_relaxed); }

@@ -60,9 +60,12 @@ long long haptics_pulse_room_time(
     long long written, long long read_anchor, long long anchor_us, unsigned buffer_frames, unsigned rate, size_t frames);
 
 /// How many of `haptics_pulse_wait_for_room`'s waits were paced by the clock and found their
-/// room at the first wake-up, and how many woke too early and waited on for the server.
+/// room at the first wake-up, how many woke too early and waited on for the server, and how
+/// many (while the stream played) were not paced but took the server's request as it came, to
+/// anchor the model on it: one in 1,024, and the one after a wake that found two periods' room.
 unsigned haptics_pulse_paced_wakes(const haptics_pulse_stream *stream);
 unsigned haptics_pulse_early_wakes(const haptics_pulse_stream *stream);
+unsigned haptics_pulse_precise_waits(const haptics_pulse_stream *stream);
 
 /// Writing thread: sends at once what a write over the queued silence gathered (it goes out
 /// when a buffer is gathered; a drain sends it sooner).

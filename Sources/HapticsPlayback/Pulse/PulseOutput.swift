@@ -163,10 +163,11 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// How many of ``waitForRoom(frames:)``'s waits slept until the time the stream's model of
-    /// the server's read position gave and found the room there, and how many woke too early
-    /// and waited on for the server's request (diagnostics, tests).
-    package var pacedWaits: (onTime: Int, early: Int) {
-        (Int(haptics_pulse_paced_wakes(stream)), Int(haptics_pulse_early_wakes(stream)))
+    /// the server's read position gave and found the room there, how many woke too early and
+    /// waited on for the server's request, and how many took the request as it came to anchor
+    /// the model on it (diagnostics, tests).
+    package var pacedWaits: (onTime: Int, early: Int, precise: Int) {
+        (Int(haptics_pulse_paced_wakes(stream)), Int(haptics_pulse_early_wakes(stream)), Int(haptics_pulse_precise_waits(stream)))
     }
 
     /// How many writes went over the queued silence (``skipQueuedSilence()``), for tests.
