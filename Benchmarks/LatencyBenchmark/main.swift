@@ -138,6 +138,17 @@ for _ in 0..<plays {
     for (i, baseline) in baselines.enumerated() { record(spawn([baseline, "play", clickFiles.ahap, "--device", "pulse"]), into: &cliBaselines[i]) }
 }
 let underrunCounts = (standard: underruns(standardOutput), low: underruns(lowOutput))
+// Both engines idle together (from 0.5 s after their last clicks), the low-latency one's
+// 2.5 ms periods beside the standard one's: their wake-ups against the periods of both.
+usleep(500_000)
+let bothBefore = (standard: underruns(standardOutput), low: underruns(lowOutput))
+let both = idleCost(seconds: 3)
+let bothPeriods = [standardOutput, lowOutput].map { Int(both.seconds * Double(rate) / Double($0.periodFrames)) + 1 }.reduce(0, +)
+print(
+    String(
+        format: "both engines idle for %.1f s: %d wake-ups of their threads for %d periods (%.3f×), %.0f ms/h of CPU; underruns: standard %d, low latency %d",
+        both.seconds, both.switches, bothPeriods, Double(both.switches) / Double(bothPeriods), both.cpuPerHour,
+        underruns(standardOutput) - bothBefore.standard, underruns(lowOutput) - bothBefore.low))
 lowEngine.stop()
 
 // MARK: Idle
@@ -159,19 +170,39 @@ func engineThreads() -> (switches: Int, cpuNanoseconds: Int) {
     }
     return total
 }
-/// Wake-ups per second and CPU milliseconds per hour of the engine threads over `seconds`.
-func idleCost(seconds: Double) -> (wakeUps: Double, cpuPerHour: Double) {
+/// Wake-ups per second and CPU milliseconds per hour of the engine threads over about
+/// `seconds`, with the wake-ups counted and the seconds that really passed.
+func idleCost(seconds: Double) -> (wakeUps: Double, cpuPerHour: Double, switches: Int, seconds: Double) {
     let before = engineThreads()
+    let begin = now()
     usleep(UInt32(seconds * 1e6))
     let after = engineThreads()
-    return (Double(after.switches - before.switches) / seconds, Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6 * 3600 / seconds)
+    let elapsed = Double(now() - begin) / 1e9
+    let switches = after.switches - before.switches
+    return (Double(switches) / elapsed, Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6 * 3600 / elapsed, switches, elapsed)
 }
-// The standard engine alone (the low-latency one is stopped), started and idle after a click.
+// The standard engine alone (the low-latency one is stopped), started and idle after a click;
+// measured from 0.5 s after the click, once the engine has gone from playing to idle (its first
+// wait after a start anchors on the server's request, one wake-up more).
 let idleSeconds = 3.0
+usleep(500_000)
 let idleUnderrunsBefore = underruns(standardOutput)
+let pacedBefore = (standardOutput as? PulseOutput)?.pacedWaits ?? (onTime: 0, early: 0, precise: 0)
 let idle = idleCost(seconds: idleSeconds)
-print("underruns of the standard engine while idle for \(Int(idleSeconds)) s: \(underruns(standardOutput) - idleUnderrunsBefore)")
+let pacedAfter = (standardOutput as? PulseOutput)?.pacedWaits ?? (onTime: 0, early: 0, precise: 0)
+let idleUnderruns = underruns(standardOutput) - idleUnderrunsBefore
+let pacedOnTime = pacedAfter.onTime - pacedBefore.onTime
+let pacedEarly = pacedAfter.early - pacedBefore.early
+let pacedPrecise = pacedAfter.precise - pacedBefore.precise
+print(
+    "underruns of the standard engine while idle for \(Int(idleSeconds)) s: \(idleUnderruns); its waits for room paced by the clock:"
+        + " \(pacedOnTime) on time, \(pacedEarly) too early (then waiting for the server's request);"
+        + " \(pacedPrecise) not paced, taking the server's request as it came to anchor the model on it (one in 1,024)")
 let idlePeriod = Double(standardOutput.periodFrames) / Double(rate)
+// Once a period: a window of n periods and a bit holds n + 1 period boundaries at most; and
+// one more for each wait that took the server's request as it came (one in 1,024, to keep the
+// model on the server's clock), which also wakes for the packets before the request.
+let idleAllowed = Int(idle.seconds / idlePeriod) + 1 + pacedPrecise
 standardEngine.stop()
 // With auto-shutdown, after its idle timeout: the device closed and the thread ended.
 var shutdownConfiguration = HapticEngine.Configuration(device: "pulse", idleTimeout: .milliseconds(500))
@@ -185,8 +216,9 @@ let shutdownRunning = shutdownEngine.isRunning
 print(
     String(
         format:
-            "| Idle engine on pulse (standard, started, nothing playing, %.0f s): wake-ups per second of its threads, CPU per hour | %.0f/s, %.0f ms/h | once a period: %.0f/s | %.2f× | ≤ 1× | %@ |",
-        idleSeconds, idle.wakeUps, idle.cpuPerHour, 1 / idlePeriod, idle.wakeUps * idlePeriod, idle.wakeUps * idlePeriod <= 1 ? "✅" : "❌"))
+            "| Idle engine on pulse (standard, started, nothing playing, %.0f s): wake-ups per second of its threads, CPU per hour | %.1f/s (%d), %.0f ms/h | once a period: %.1f/s (%d periods begin in the window, %d waits anchored on a request) | %.3f× | ≤ 1× | %@ |",
+        idleSeconds, idle.wakeUps, idle.switches, idle.cpuPerHour, 1 / idlePeriod, idleAllowed - pacedPrecise, pacedPrecise, idle.wakeUps * idlePeriod,
+        idle.switches <= idleAllowed ? "✅" : "❌"))
 print(
     String(
         format: "| Idle engine after its idle timeout (auto-shutdown, 0.5 s; %@): wake-ups per second, CPU per hour | %.1f/s, %.0f ms/h | – | – | 0 | %@ |",

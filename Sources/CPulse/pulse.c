@@ -5,24 +5,29 @@
 // parses alsa-lib's configuration and connects to the server twice.
 //
 // Here the writing thread runs libpulse's plain main loop itself, as pacat does: it polls the
-// server's socket while it waits for room, so no lock is shared with another thread and no
-// thread wakes another. (A threaded main loop, tried first, spent as much CPU as the plugin:
+// server's socket while it waits for room (or, idle, sleeps until the room is due: see
+// `haptics_pulse_wait_for_room`), so no lock is shared with another thread and no thread
+// wakes another. (A threaded main loop, tried first, spent as much CPU as the plugin:
 // the two real-time threads contended for its lock at every period.) Another thread talks to
 // the stream only through `haptics_pulse_stop`, which sets a flag and interrupts the poll.
 //
 // libpulse is opened on first use (like alsa-lib, see CALSA/library.c), so a binary built here
 // runs where it is not installed.
 
+#define _GNU_SOURCE // ppoll
 #include "CPulse.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <pulse/pulseaudio.h>
 
@@ -125,8 +130,30 @@ struct haptics_pulse_stream {
     /// differs from the last value it acted on.
     atomic_uint interrupts;
     unsigned interrupts_handled;
+    /// The paced wait's own wake-up, an eventfd (-1 if none could be made: the wait is then not
+    /// paced). `haptics_pulse_stop` and `haptics_pulse_interrupt_wait` signal it as well as the
+    /// main loop, so that a wait sleeping on it alone ends at once too.
+    int wake_fd;
+    /// How long after the model's time for the room a paced wait wakes (a third of a period,
+    /// at least 0.5 ms): the server's request comes when its sink reads, a little after the
+    /// model's time, later on a busy machine, and the shared memory's releases apart from it.
+    long long pace_margin_us;
+    /// Paced waits until the next that takes the server's request as it comes, to anchor the
+    /// model on it (a paced wake only says that the request came before it, so a model falling
+    /// behind the server's clock would not be seen); 0 after one that slept past a request.
+    unsigned pace_until_resync;
+    /// Paced wakes, and those that had to wait on for the server (diagnostics, tests).
+    atomic_uint paced_wakes;
+    atomic_uint early_wakes;
+    /// Waits that took the request as it came (see `pace_until_resync`), for the same.
+    atomic_uint precise_waits;
     char failure[256];
 };
+
+/// Paced waits between two that anchor the model on the server's request (7 s of the standard
+/// 6.7 ms period): such a wait also wakes for the releases that come before the request, and
+/// between two the model drifts from the server's clock by at most 0.7 ms at 100 ppm.
+static unsigned pace_resync_every = 1024;
 
 static void stream_underflowed(pa_stream *stream, void *userdata) {
     (void)stream;
@@ -157,6 +184,14 @@ static int run_once(haptics_pulse_stream *s, int timeout_us) {
         return -1;
     }
     return 0;
+}
+
+/// Ends a paced wait's sleep (any thread): see `wake_fd`.
+static void signal_wake(haptics_pulse_stream *s) {
+    if (s->wake_fd < 0) return;
+    uint64_t one = 1;
+    // Only fails when the counter is full, which wakes the sleeper all the same.
+    if (write(s->wake_fd, &one, sizeof one) < 0) {}
 }
 
 static long long monotonic_us(void) {
@@ -207,11 +242,13 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     }
     s->frame_bytes = sizeof(float) * channels;
     s->rate = rate;
+    s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     s->mainloop = pulse.pa_mainloop_new();
     s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), application) : NULL;
     if (!s->context) {
         snprintf(message, message_size, "cannot create a libpulse context");
         if (s->mainloop) pulse.pa_mainloop_free(s->mainloop);
+        if (s->wake_fd >= 0) close(s->wake_fd);
         free(s);
         return NULL;
     }
@@ -266,6 +303,8 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     s->sink_frames = sink_latency(s, deadline);
     s->stage = malloc((size_t)s->buffer_frames * s->frame_bytes);
     s->room = pulse.pa_stream_writable_size(s->stream);
+    long long period_us = (long long)s->period_frames * 1000000 / rate;
+    s->pace_margin_us = period_us / 3 > 500 ? period_us / 3 : 500;
     return s;
 }
 
@@ -289,19 +328,24 @@ static void anchor(haptics_pulse_stream *s, long long read, long long now_us) {
 
 /// After the main loop ran: a request (more room) says how much the server holds, hence where
 /// it reads (libpulse's count of room is the server's, less the writes on their way). The
-/// anchor moves an eighth of the way there, so that the sink reading in blocks does not jerk
-/// the clock while a rate that differs from the monotonic clock's is followed.
-static void observe_room(haptics_pulse_stream *s) {
+/// anchor moves an eighth of the way there (`pull` 8), so that the sink reading in blocks does
+/// not jerk the clock while a rate that differs from the monotonic clock's is followed; all the
+/// way (`pull` 1) when a paced wait takes the request as it comes (see `pace_until_resync`);
+/// not at all (0) after a paced sleep, which read the request some time after it came. 1 when
+/// the room grew.
+static int observe_room(haptics_pulse_stream *s, int pull) {
     size_t room = pulse.pa_stream_writable_size(s->stream);
-    if (room == (size_t)-1) return;
+    if (room == (size_t)-1) return 0;
     size_t previous = s->room;
     s->room = room;
     size_t buffer = (size_t)s->buffer_frames * s->frame_bytes;
-    if (room <= previous || room >= buffer || !s->playing) return;
+    if (room <= previous || room >= buffer || !s->playing) return 0;
+    if (pull == 0) return 1;
     long long now = monotonic_us();
     long long reported = s->written - (long long)((buffer - room) / s->frame_bytes);
     long long read = read_position(s, now);
-    anchor(s, read + (reported - read) / 8, now);
+    anchor(s, read + (reported - read) / pull, now);
+    return 1;
 }
 
 /// Frames written and not yet heard: those the server holds and the sink's own latency.
@@ -397,7 +441,7 @@ long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t f
         if (count == 0) {
             // Until the server asks for more, the connection changes, or a stop interrupts.
             if (run_once(s, -1) < 0) return -1;
-            observe_room(s);
+            observe_room(s, 8);
             continue;
         }
         if (pulse.pa_stream_write(s->stream, bytes + done, count, NULL, 0, PA_SEEK_RELATIVE) < 0) return refused(s);
@@ -415,13 +459,57 @@ long haptics_pulse_write(haptics_pulse_stream *s, const float *samples, size_t f
         if (s->failure[0] == 0) snprintf(s->failure, sizeof s->failure, "libpulse's main loop failed");
         return -1;
     }
-    observe_room(s);
+    observe_room(s, 8);
     atomic_store_explicit(&s->delay, current_delay(s), memory_order_relaxed);
     return (long)(done / s->frame_bytes);
 }
 
+long long haptics_pulse_room_time(long long written, long long read_anchor, long long anchor_us, unsigned buffer_frames,
+                                  unsigned rate, size_t frames) {
+    long long wanted = written - (long long)buffer_frames + (long long)frames - read_anchor;
+    if (wanted <= 0 || rate == 0) return anchor_us;
+    return anchor_us + (wanted * 1000000 + rate - 1) / (long long)rate;
+}
+
+/// Sleeps until `until_us` on the wait's own wake-up alone (not the server's socket), ending
+/// at once when a stop or an interrupt signals it: 1 then, 0 at the time.
+static int sleep_on_wake_fd(haptics_pulse_stream *s, long long until_us) {
+    long long left = until_us - monotonic_us();
+    if (left <= 0) return 0;
+    struct timespec timeout = {.tv_sec = left / 1000000, .tv_nsec = (left % 1000000) * 1000};
+    struct pollfd wake = {.fd = s->wake_fd, .events = POLLIN};
+    if (ppoll(&wake, 1, &timeout, NULL) <= 0) return 0;
+    uint64_t count;
+    // Emptied: what it said is in the counters, looked at next.
+    if (read(s->wake_fd, &count, sizeof count) < 0) {}
+    return 1;
+}
+
+/// Dispatches, without blocking, everything the server sent meanwhile (requests and the
+/// shared memory's releases alike, however many packets). 0, or -1 when the loop failed.
+static int dispatch_pending(haptics_pulse_stream *s) {
+    // `pa_mainloop_iterate` returns how many sources it dispatched: none, all is read.
+    for (int round = 0; round < 16; round++) {
+        int dispatched = pulse.pa_mainloop_iterate(s->mainloop, 0, NULL);
+        if (dispatched < 0) {
+            if (s->failure[0] == 0) snprintf(s->failure, sizeof s->failure, "libpulse's main loop failed");
+            return -1;
+        }
+        if (dispatched == 0) break;
+    }
+    return 0;
+}
+
 int haptics_pulse_wait_for_room(haptics_pulse_stream *s, size_t frames) {
     size_t wanted = frames * s->frame_bytes;
+    // Pacing: while the model of the server's read position can tell when the room will be
+    // there, sleep until then (plus a margin) on the wait's own wake-up, then read everything
+    // that came in one pass. Waiting on the socket instead woke the thread for each packet:
+    // the server's request for a period, and apart from it, about one period in three, the
+    // shared memory's release of the blocks it read (200 wake-ups a second on a 150/s period).
+    // A wake before the request, and now and then a wait that takes the request as it comes,
+    // anchor the model on the request (`precise`).
+    int paced = 0, precise = 0;
     while (1) {
         if (handle_stop(s)) return 0;
         unsigned interrupts = atomic_load_explicit(&s->interrupts, memory_order_acquire);
@@ -432,15 +520,58 @@ int haptics_pulse_wait_for_room(haptics_pulse_stream *s, size_t frames) {
         if (has_failed(s)) return -1;
         size_t writable = pulse.pa_stream_writable_size(s->stream);
         if (writable == (size_t)-1) return -1;
-        if (writable >= wanted || s->staging) return 0;
+        if (writable >= wanted || s->staging) {
+            if (paced && !precise) {
+                atomic_fetch_add_explicit(&s->paced_wakes, 1, memory_order_relaxed);
+                // Two requests or more: it slept past one, so the model runs late.
+                if (writable >= wanted + (size_t)s->period_frames * s->frame_bytes) s->pace_until_resync = 0;
+            }
+            return 0;
+        }
+        if (!paced && s->playing && s->wake_fd >= 0) {
+            paced = 1;
+            long long due = haptics_pulse_room_time(s->written, s->read_anchor, s->anchor_us, s->buffer_frames, s->rate, frames) +
+                            s->pace_margin_us;
+            if (s->pace_until_resync > 0 && due > monotonic_us()) {
+                if (sleep_on_wake_fd(s, due)) {
+                    // A stop or an interrupt (acted on above), or one already acted on: then
+                    // paced again, until the same time.
+                    paced = 0;
+                    continue;
+                }
+                s->pace_until_resync--;
+                if (dispatch_pending(s) < 0) return -1;
+                observe_room(s, 0);
+                continue;
+            }
+            precise = 1;
+            atomic_fetch_add_explicit(&s->precise_waits, 1, memory_order_relaxed);
+        } else if (paced && !precise) {
+            // Woke before the room: the model runs early. Wait for the request, anchor on it.
+            precise = 1;
+            atomic_fetch_add_explicit(&s->early_wakes, 1, memory_order_relaxed);
+        }
         if (run_once(s, -1) < 0) return -1;
-        observe_room(s);
+        if (observe_room(s, precise ? 1 : 8) && precise) s->pace_until_resync = pace_resync_every;
     }
 }
 
 void haptics_pulse_interrupt_wait(haptics_pulse_stream *s) {
     atomic_fetch_add_explicit(&s->interrupts, 1, memory_order_release);
+    signal_wake(s);
     pulse.pa_mainloop_wakeup(s->mainloop);
+}
+
+unsigned haptics_pulse_paced_wakes(const haptics_pulse_stream *s) {
+    return atomic_load_explicit(&((haptics_pulse_stream *)s)->paced_wakes, memory_order_relaxed);
+}
+
+unsigned haptics_pulse_early_wakes(const haptics_pulse_stream *s) {
+    return atomic_load_explicit(&((haptics_pulse_stream *)s)->early_wakes, memory_order_relaxed);
+}
+
+unsigned haptics_pulse_precise_waits(const haptics_pulse_stream *s) {
+    return atomic_load_explicit(&((haptics_pulse_stream *)s)->precise_waits, memory_order_relaxed);
 }
 
 long haptics_pulse_delay(haptics_pulse_stream *s) { return atomic_load_explicit(&s->delay, memory_order_relaxed); }
@@ -462,6 +593,7 @@ void haptics_pulse_flush(haptics_pulse_stream *s) {
 
 void haptics_pulse_stop(haptics_pulse_stream *s) {
     atomic_fetch_add_explicit(&s->stops, 1, memory_order_release);
+    signal_wake(s);
     pulse.pa_mainloop_wakeup(s->mainloop);
 }
 
@@ -481,6 +613,7 @@ void haptics_pulse_close(haptics_pulse_stream *s) {
     pulse.pa_context_disconnect(s->context);
     pulse.pa_context_unref(s->context);
     pulse.pa_mainloop_free(s->mainloop);
+    if (s->wake_fd >= 0) close(s->wake_fd);
     free(s->stage);
     free(s);
 }
@@ -492,6 +625,7 @@ int haptics_pulse_server_answers(const char *server, unsigned timeout_ms, char *
     }
     haptics_pulse_stream *s = calloc(1, sizeof *s);
     if (!s) return -1;
+    s->wake_fd = -1;
     s->mainloop = pulse.pa_mainloop_new();
     s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), "haptics") : NULL;
     if (!s->context) {

@@ -43,11 +43,29 @@ void haptics_pulse_skip_queued(haptics_pulse_stream *stream);
 
 /// Writing thread: waits until `frames` may be written without blocking, a stop, or
 /// `haptics_pulse_interrupt_wait` (one given while not waiting ends the next wait at once).
-/// 0, or -1 when the connection or the stream failed.
+/// 0, or -1 when the connection or the stream failed. While the stream plays, the wait is
+/// paced: it sleeps until `haptics_pulse_room_time` and a margin, then reads all the server
+/// sent meanwhile at once (one wake-up a period while idle, not one for each packet).
 int haptics_pulse_wait_for_room(haptics_pulse_stream *stream, size_t frames);
 
 /// From any thread: ends the writing thread's `haptics_pulse_wait_for_room`.
 void haptics_pulse_interrupt_wait(haptics_pulse_stream *stream);
+
+/// When the server will have read far enough for `frames` to fit (the monotonic clock, in
+/// microseconds), by the model of its read position that the stream keeps: it read
+/// `read_anchor` frames of the `written` at `anchor_us` and reads on at `rate`, and a request
+/// for room comes when the buffer of `buffer_frames` holds no more than its length less
+/// `frames`. `anchor_us` when that is already so. The paced wait sleeps until then plus a margin.
+long long haptics_pulse_room_time(
+    long long written, long long read_anchor, long long anchor_us, unsigned buffer_frames, unsigned rate, size_t frames);
+
+/// How many of `haptics_pulse_wait_for_room`'s waits were paced by the clock and found their
+/// room at the first wake-up, how many woke too early and waited on for the server, and how
+/// many (while the stream played) were not paced but took the server's request as it came, to
+/// anchor the model on it: one in 1,024, and the one after a wake that found two periods' room.
+unsigned haptics_pulse_paced_wakes(const haptics_pulse_stream *stream);
+unsigned haptics_pulse_early_wakes(const haptics_pulse_stream *stream);
+unsigned haptics_pulse_precise_waits(const haptics_pulse_stream *stream);
 
 /// Writing thread: sends at once what a write over the queued silence gathered (it goes out
 /// when a buffer is gathered; a drain sends it sooner).

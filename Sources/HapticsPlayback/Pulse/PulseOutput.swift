@@ -148,7 +148,9 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     /// Audio thread: waits until `frames` can be written without blocking, a stop, or
     /// ``interruptWait()`` (the engine's idle wait: a start renders at once rather than after
-    /// the server's next request, up to a period later).
+    /// the server's next request, up to a period later). While the stream plays it sleeps until
+    /// the room is due by the stream's model of the server's read position, then reads all the
+    /// server sent: one wake-up a period (see `haptics_pulse_wait_for_room`).
     func waitForRoom(frames: Int) {
         guard !closed.load(ordering: .acquiring) else { return }
         _ = haptics_pulse_wait_for_room(stream, frames)
@@ -158,6 +160,14 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     func interruptWait() {
         guard !closed.load(ordering: .acquiring) else { return }
         haptics_pulse_interrupt_wait(stream)
+    }
+
+    /// How many of ``waitForRoom(frames:)``'s waits slept until the time the stream's model of
+    /// the server's read position gave and found the room there, how many woke too early and
+    /// waited on for the server's request, and how many took the request as it came to anchor
+    /// the model on it (diagnostics, tests).
+    package var pacedWaits: (onTime: Int, early: Int, precise: Int) {
+        (Int(haptics_pulse_paced_wakes(stream)), Int(haptics_pulse_early_wakes(stream)), Int(haptics_pulse_precise_waits(stream)))
     }
 
     /// How many writes went over the queued silence (``skipQueuedSilence()``), for tests.
