@@ -1,7 +1,7 @@
 // End-to-end latency and playback CPU, in a release build:
 //
 //   swift build -c release --product haptics --product latency-benchmark
-//   .build/release/latency-benchmark [plays]
+//   .build/release/latency-benchmark [plays] [--spawned]
 //
 // On a private PulseAudio null sink (no sound card needed), whose monitor a thread of this
 // process reads as it arrives (see MonitorListener), alternating for each of `plays` rounds:
@@ -16,6 +16,9 @@
 // Then the CPU time (user + system) of `haptics play` of a long pattern against `aplay` of the
 // same pattern rendered to WAV, with the same buffer and period sizes on the same device, in
 // three pairs (the median of their ratios).
+//
+// With `--spawned`, only rounds 2 and 3 (for the tail of spawned plays on a loaded machine:
+// the rounds over 20 ms are listed with their monotonic start, to find them in a trace).
 import BenchmarkSupport
 import Foundation
 import Haptics
@@ -26,6 +29,7 @@ let plays = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 200
 /// rounds as this one's: a change's before and after, paired like the anchor, on one machine
 /// state.
 let baselines = (ProcessInfo.processInfo.environment["HAPTICS_LATENCY_BASELINE"] ?? "").split(separator: ":").map(String.init)
+let spawnedOnly = CommandLine.arguments.contains("--spawned")
 let rate = 48_000
 let began = now()
 
@@ -97,11 +101,14 @@ usleep(300_000)
 
 // MARK: Latency
 
+/// When the last measurement began (monotonic nanoseconds).
+nonisolated(unsafe) var lastBegin = 0
 /// Milliseconds from `start` running to the first non-zero sample on the monitor.
 func measure(_ start: () throws -> Void) rethrows -> Double? {
     monitor.waitForSilence()
     monitor.arm()
     let begin = now()
+    lastBegin = begin
     try start()
     guard let heard = monitor.heardTime() else { return nil }
     return Double(heard - begin) / 1e6
@@ -129,13 +136,37 @@ var missed = 0
 @MainActor func record(_ value: Double?, into series: inout [Double]) {
     if let value { series.append(value) } else { missed += 1 }
 }
+/// Spawned rounds over 20 ms: which program, when it started (monotonic ns), how long.
+var slowRounds: [(program: String, start: Int, milliseconds: Double)] = []
+@MainActor func printSlowRounds() {
+    for round in slowRounds { print("  slow: \(round.program) started at \(round.start) ns: " + String(format: "%.1f ms", round.milliseconds)) }
+}
+@MainActor func spawnRound(_ arguments: [String], into series: inout [Double]) {
+    let latency = spawn(arguments)
+    if let latency, latency > 20 { slowRounds.append((URL(fileURLWithPath: arguments[0]).lastPathComponent, lastBegin, latency)) }
+    record(latency, into: &series)
+}
 for _ in 0..<plays {
-    record(try play(on: standardEngine), into: &library)
-    record(try play(on: lowEngine), into: &libraryLow)
-    record(spawn([tool, "play", clickFiles.ahap, "--device", "pulse"]), into: &cli)
-    record(spawn([paplay, clickFiles.wav]), into: &anchor)
-    if hasFloor { record(spawn([floorProgram]), into: &floor) }
-    for (i, baseline) in baselines.enumerated() { record(spawn([baseline, "play", clickFiles.ahap, "--device", "pulse"]), into: &cliBaselines[i]) }
+    if !spawnedOnly {
+        record(try play(on: standardEngine), into: &library)
+        record(try play(on: lowEngine), into: &libraryLow)
+    }
+    spawnRound([tool, "play", clickFiles.ahap, "--device", "pulse"], into: &cli)
+    spawnRound([paplay, clickFiles.wav], into: &anchor)
+    if hasFloor { spawnRound([floorProgram], into: &floor) }
+    for (i, baseline) in baselines.enumerated() { spawnRound([baseline, "play", clickFiles.ahap, "--device", "pulse"], into: &cliBaselines[i]) }
+}
+if spawnedOnly {
+    func summary(_ values: [Double]) -> String {
+        String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms", percentile(values, 0.5), percentile(values, 0.99), values.max()!)
+    }
+    print("\(plays) alternated rounds, spawned → first non-zero sample\(missed > 0 ? " (\(missed) plays never heard)" : ""):")
+    print("  haptics play: \(summary(cli)); over 20 ms: \(cli.filter { $0 > 20 }.count)")
+    print("  paplay:       \(summary(anchor)); over 20 ms: \(anchor.filter { $0 > 20 }.count)")
+    if !floor.isEmpty { print("  pulse-floor:  \(summary(floor)); over 20 ms: \(floor.filter { $0 > 20 }.count)") }
+    for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty { print("  \(baseline) play: \(summary(values))") }
+    printSlowRounds()
+    exit(0)
 }
 let underrunCounts = (standard: underruns(standardOutput), low: underruns(lowOutput))
 // Both engines idle together (from 0.5 s after their last clicks), the low-latency one's
@@ -234,6 +265,7 @@ print("  haptics play (CLI):        \(summary(cli))")
 print("  paplay:                    \(summary(anchor))")
 if !floor.isEmpty { print("  pulse-floor:               \(summary(floor))") }
 for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty { print("  \(baseline) play: \(summary(values))") }
+printSlowRounds()
 print(
     "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underrunCounts.standard), low latency \(underrunCounts.low)"
 )

@@ -134,6 +134,10 @@ struct PlayCommand: Command {
     }
 
     func run() throws {
+        // Real-time priority until the first period is queued, where allowed (root, an
+        // rtprio limit): on a busy machine the start then waits for no normal process. First,
+        // so that the threads started meanwhile (signals, the library's loading) inherit it.
+        let boost = RealtimePriority.StartBoost()
         // Before anything opens: a signal during start-up still ends with the fade and the
         // right exit status rather than killing the process with a device half-open.
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
@@ -144,7 +148,7 @@ struct PlayCommand: Command {
                 done.signal()
                 Self.exitByDeadline(code: 128 + (interruption.signal ?? SIGINT))
             }
-            return try playOnce(until: done, interruption: interruption)
+            return try playOnce(until: done, interruption: interruption, boost: boost)
         }
         // Each save stops what plays and plays the new version; a bad edit is reported and
         // the last good one is not played again until the file is fixed.
@@ -162,7 +166,7 @@ struct PlayCommand: Command {
                 done.signal()
             }
             do {
-                try playOnce(until: done, interruption: interruption)
+                try playOnce(until: done, interruption: interruption, boost: boost)
             } catch let error as CLIError {
                 writeStandardError(error.line)
             }
@@ -172,7 +176,10 @@ struct PlayCommand: Command {
     }
 
     /// Plays the pattern until it completes or `done` is signalled (a signal, a change).
-    private func playOnce(until done: SystemSemaphore, interruption: SignalWatcher) throws {
+    /// `boost` ends once the player's start returned (a file rendered instead, the wait and
+    /// what follows run at normal priority).
+    private func playOnce(until done: SystemSemaphore, interruption: SignalWatcher, boost: RealtimePriority.StartBoost) throws {
+        defer { boost.end() }
         let loaded = try preloaded ?? input.load()
         let output = try PlayOutput.choose(
             device: device, rumble: rumble, profileOptions: profileOptions, latency: bufferLength, hapticsOnly: hapticsOnly)
@@ -211,6 +218,7 @@ struct PlayCommand: Command {
         // heard a period sooner, about when a new `paplay` is.
         engine.isAutoShutdownEnabled = true
         do {
+            defer { boost.end() }
             try player.start()
         } catch {
             switch error {
