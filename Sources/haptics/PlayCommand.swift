@@ -4,8 +4,15 @@ import Haptics
 import Synchronization
 import HapticsSystem
 
-/// Who writes the interrupted/terminated line: the orderly stop or the exit deadline, once.
-private let exitLineClaimed = Atomic<Bool>(false)
+/// Who writes the interrupted/terminated line, once: nobody yet, the orderly stop (writing, then
+/// done) or the exit deadline. The deadline waits for a line the stop is writing: an `_exit`
+/// between the stop's claim and its write lost the line when the stop ran at normal priority
+/// under load and the deadline's thread (started by the signal watcher, which inherits the
+/// start's real-time priority) preempted it.
+private enum ExitLine {
+    static let unclaimed = 0, stopWriting = 1, stopWrote = 2, deadline = 3
+    static let state = Atomic<Int>(unclaimed)
+}
 
 struct PlayCommand: Command {
     static let name = "play"
@@ -246,10 +253,12 @@ struct PlayCommand: Command {
         if let warning = clippingWarning(clippedSamples: clipped, of: played) { writeStandardError(warning) }
         if let signal = interruption.signal {
             // The deadline got there first: it has written the line and is ending the process.
-            guard !exitLineClaimed.exchange(true, ordering: .acquiringAndReleasing) else { while true { pause() } }
-            // Written here, not by the caller: once claimed, the deadline may `_exit` at any
-            // moment without it, and unwinding to `main` under load has taken longer than that.
+            guard ExitLine.state.compareExchange(expected: ExitLine.unclaimed, desired: ExitLine.stopWriting, ordering: .acquiringAndReleasing).exchanged
+            else { while true { pause() } }
+            // Written here, not by the caller: once the line is written, the deadline may
+            // `_exit` at any moment, and unwinding to `main` under load has taken longer than that.
             writeErrorLine(signal == SIGTERM ? "haptics: terminated" : "haptics: interrupted")
+            ExitLine.state.store(ExitLine.stopWrote, ordering: .releasing)
             throw ExitCode(128 + signal)
         }
         if let error = engine.outputError {
@@ -300,9 +309,14 @@ struct PlayCommand: Command {
         let thread = SystemThread {
             let c = deadline.components
             SystemClock.sleep(nanoseconds: Int(c.seconds) * 1_000_000_000 + Int(c.attoseconds / 1_000_000_000))
-            if !exitLineClaimed.exchange(true, ordering: .acquiringAndReleasing) {
+            if ExitLine.state.compareExchange(expected: ExitLine.unclaimed, desired: ExitLine.deadline, ordering: .acquiringAndReleasing).exchanged {
                 let line = code == 128 + SIGTERM ? "haptics: terminated\n" : "haptics: interrupted\n"
                 _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            } else {
+                // The stop is writing its line: a moment more (bounded: its stderr may block).
+                for _ in 0..<100 where ExitLine.state.load(ordering: .acquiring) == ExitLine.stopWriting {
+                    SystemClock.sleep(nanoseconds: 1_000_000)
+                }
             }
             _exit(code)
         }
