@@ -26,24 +26,38 @@ struct AtomicFileTests {
         try writer.finish()
     }
 
+    /// Bytes a fake disk takes before its writes fail, shared by all the writes of one test.
+    final class ByteBudget: Sendable {
+        private let left: Mutex<Int>
+        private let code: Int32
+
+        init(_ bytes: Int, then code: Int32) {
+            left = Mutex(bytes)
+            self.code = code
+        }
+
+        /// Runs `write` with as many of `count` bytes as are left; none left: -1 with `code` in errno.
+        func write(_ count: Int, _ write: (Int) -> Int) -> Int {
+            let allowed = left.withLock { left in
+                let n = min(count, left)
+                left -= n
+                return n
+            }
+            guard allowed > 0 else {
+                errno = code
+                return -1
+            }
+            return write(allowed)
+        }
+    }
+
     /// System calls that fail with `code` once `budget` bytes have been written, or at fsync.
     static func failing(_ code: Int32, afterBytes budget: Int? = nil, atSync: Bool = false) -> AtomicFile.IO {
-        let written = Mutex(0)
+        let bytes = budget.map { ByteBudget($0, then: code) }
         return AtomicFile.IO(
-            write: { fd, bytes, count in
-                if let budget {
-                    let allowed = written.withLock { total in
-                        let n = min(count, max(0, budget - total))
-                        total += n
-                        return n
-                    }
-                    if allowed == 0 {
-                        errno = code
-                        return -1
-                    }
-                    return Glibc.write(fd, bytes, allowed)
-                }
-                return Glibc.write(fd, bytes, count)
+            write: { fd, buffer, count in
+                guard let bytes else { return Glibc.write(fd, buffer, count) }
+                return bytes.write(count) { Glibc.write(fd, buffer, $0) }
             },
             sync: { fd in
                 if atSync {
@@ -193,18 +207,9 @@ struct AtomicFileTests {
         try oldContents.write(to: URL(fileURLWithPath: path))
         // Direct writes fail with EIO once `budget` bytes have been written: in the first part
         // (1 MiB) or in the second (4 MiB, after the first part's 3 MiB).
-        let written = Mutex(0)
+        let disk = ByteBudget(budget, then: EIO)
         let io = AtomicFile.IO(writeAt: { fd, bytes, count, offset in
-            let allowed = written.withLock { total in
-                let n = min(count, max(0, budget - total))
-                total += n
-                return n
-            }
-            if allowed == 0 {
-                errno = EIO
-                return -1
-            }
-            return pwrite(fd, bytes, allowed, off_t(offset))
+            disk.write(count) { pwrite(fd, bytes, $0, off_t(offset)) }
         })
         let half = 3 << 20
         let bytes = (0..<(2 * half)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
