@@ -13,9 +13,10 @@ package enum AudioDevice {
     /// `pulse`, alsa-lib and its configuration files otherwise. Loading and relocating those
     /// libraries and parsing the configuration take milliseconds, most of `play`'s start-up
     /// beyond the process's own. Opening later waits for whatever is still in progress (both
-    /// loads are once-guarded, and alsa-lib locks its configuration).
+    /// loads are once-guarded, and alsa-lib locks its configuration). The loading is part of
+    /// the start, so it runs at the caller's priority (a `StartBoost`'s).
     package static func prepare(_ device: String) {
-        SystemThread.detachNewThread {
+        SystemThread.detachNewThread(inheritsPriority: true) {
             if device == PulseOutput.deviceName && PulseOutput.isAvailable { return }
             ALSADiagnostics.begin()
             _ = snd_config_update()

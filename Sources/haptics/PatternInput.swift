@@ -34,6 +34,17 @@ struct PatternInput {
         return pattern
     }
 
+    /// Whether loading is quick enough to run at real-time priority (`play`'s start boost):
+    /// a preset or a file of at most 256 KiB (parsed and compiled in a few milliseconds), not
+    /// standard input, a pipe or a larger file, which could hold a core ahead of every normal
+    /// process for as long as they take.
+    var isSmall: Bool {
+        guard pattern != "-" else { return false }
+        var status = stat()
+        guard stat(pattern, &status) == 0 else { return true }  // a preset, or an error
+        return status.st_mode & S_IFMT == S_IFREG && status.st_size <= 256 * 1024
+    }
+
     /// Loads the pattern. A name with a `/` or a known extension (`.ahap`, `.json`) is a file,
     /// `-` is standard input, and a bare name is a preset, so a file that happens to be called
     /// `success` never silently replaces the preset: when both exist the preset plays and a

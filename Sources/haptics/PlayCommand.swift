@@ -143,8 +143,10 @@ struct PlayCommand: Command {
     func run() throws {
         // Real-time priority until the first period is queued, where allowed (root, an
         // rtprio limit): on a busy machine the start then waits for no normal process. First,
-        // so that the threads started meanwhile (signals, the library's loading) inherit it.
-        let boost = RealtimePriority.StartBoost()
+        // so that the library's loading, started below, inherits it. Only for a small input:
+        // a large file (or a pattern `analyze` made) is no touch's feedback, and reading it
+        // ahead of every normal process would starve them.
+        let boost = RealtimePriority.StartBoost(if: preloaded == nil && input.isSmall)
         // Before anything opens: a signal during start-up still ends with the fade and the
         // right exit status rather than killing the process with a device half-open.
         let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])

@@ -40,5 +40,41 @@ struct PlayPriorityTests {
         let audio = try #require(seen.first { $0.name == "haptics-audio" }, "\(seen)")
         #expect(main.policy == Int(SCHED_OTHER), "the main thread after the start: \(seen)")
         #expect(audio.policy == Int(SCHED_OTHER), "the audio thread on file: \(seen)")
+        // Those started during the start (the signal watcher among them) do not keep its
+        // priority for the whole play.
+        for thread in seen { #expect(thread.policy == Int(SCHED_OTHER), "\(thread.name) after the start: \(seen)") }
+    }
+
+    /// openat's number (Glibc does not give Swift the SYS_ names).
+    #if arch(arm64)
+        static let openat = 56
+    #else
+        static let openat = 257
+    #endif
+
+    /// A pattern from a pipe may take any time to come and be of any size: reading it must
+    /// not run ahead of every normal process, as a small file's or a preset's start does.
+    @Test func aPlayWaitsForAPatternFromAPipeAtNormalPriority() async throws {
+        let folder = try TemporaryFolder()
+        let pipe = folder.url.appendingPathComponent("pipe.ahap")
+        try #require(mkfifo(pipe.path, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        let capture = folder.url.appendingPathComponent("out.wav")
+        let running = try BackgroundHaptics(["play", "pipe.ahap", "--device", "file:'\(capture.path)',wav"], in: folder.url)
+        let pid = running.process.pid
+        // Its main thread waits in the pipe's open until a writer comes.
+        let waiting = try await Wait.suspendingUntil(timeout: .seconds(10)) {
+            let call = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/syscall", encoding: .utf8)) ?? ""
+            return call.split(separator: " ").first.flatMap { Int($0) } == Self.openat || !running.process.isRunning
+        }
+        let main = threads(of: pid).first { $0.tid == Int(pid) }
+        let writer = open(pipe.path, O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0, "opening the pipe to write: \(String(cString: strerror(errno)))")
+        let pattern = Array(#"{"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[]}}]}"#.utf8)
+        _ = pattern.withUnsafeBufferPointer { write(writer, $0.baseAddress, $0.count) }
+        close(writer)
+        let outcome = try await running.wait(timeout: .seconds(10))
+        #expect(waiting, "the play never waited in the pipe's open: \(outcome.stderr)")
+        #expect(main?.policy == Int(SCHED_OTHER), "the main thread waiting for the pipe: \(String(describing: main))")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 }

@@ -33,17 +33,23 @@ package enum RealtimePriority {
     /// spent its tail runnable, waiting for a core; its p99 went from 117 ms to 64 ms).
     ///
     /// SCHED_FIFO at priority 1, below every other real-time thread (the sound server's, the
-    /// audio thread's 40), above all normal ones. Threads started meanwhile inherit it (the
-    /// loading of the device's library among them); an audio thread sets its own
-    /// (``raiseCurrentThread(name:realtime:)``). A thread that was real-time already (the user's
-    /// `chrt`) is left as it was.
+    /// audio thread's 40), above all normal ones. Of the threads started meanwhile only those
+    /// that are part of the start inherit it (the loading of the device's library, and the
+    /// audio thread, which sets its own: ``raiseCurrentThread(name:realtime:)``); the others
+    /// start at normal priority (`SystemThread.inheritsPriority`). A thread that was
+    /// real-time already (the user's `chrt`) is left as it was.
+    ///
+    /// The caller bounds what runs raised: `play` boosts only a start whose input is small
+    /// (a preset, a file of at most 256 KiB), so a large or hostile file is never read,
+    /// parsed and compiled ahead of every normal process.
     package final class StartBoost {
         private var raised: Bool
 
-        /// Raises the calling thread, if it runs at normal priority and the system allows it.
-        package init() {
+        /// Raises the calling thread, if `condition` holds, the thread runs at normal priority
+        /// and the system allows it.
+        package init(if condition: Bool = true) {
             raised = false
-            guard !isRealtime(sched_getscheduler(0)) else { return }
+            guard condition, !isRealtime(sched_getscheduler(0)) else { return }
             var parameters = sched_param()
             parameters.sched_priority = 1
             raised = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0
