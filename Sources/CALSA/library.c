@@ -133,8 +133,13 @@ int haptics_alsa_available(void) {
     return alsa_loaded;
 }
 
+// Hidden: linked into `haptics` under alsa-lib's own names, they must not be exported (the
+// binary exports its symbols), or libasound's calls to its own functions, and its plugins',
+// would bind to these forwards first.
+#define HIDDEN __attribute__((visibility("hidden")))
+
 #define FORWARD(type, name, parameters, arguments, missing)                                                                  \
-    type name parameters {                                                                                                   \
+    HIDDEN type name parameters {                                                                                                   \
         if (!haptics_alsa_available()) {                                                                                     \
             return missing;                                                                                                  \
         }                                                                                                                    \
@@ -144,7 +149,7 @@ ALSA_FUNCTIONS(FORWARD)
 #undef FORWARD
 
 #define FORWARD(name, parameters, arguments)                                                                                 \
-    void name parameters {                                                                                                   \
+    HIDDEN void name parameters {                                                                                                   \
         if (haptics_alsa_available()) {                                                                                      \
             alsa.name arguments;                                                                                             \
         }                                                                                                                    \

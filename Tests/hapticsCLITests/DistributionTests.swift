@@ -52,6 +52,15 @@ struct DistributionTests {
             "Foundation proper is linked into the tool (look for FileHandle, Thread, Process, NSString, String(format:))")
     }
 
+    @Test("the release binary exports none of the optional libraries' names it forwards")
+    func forwardsAreNotExported() throws {
+        // CALSA's forwards carry alsa-lib's own names (snd_pcm_open, …); exported, they would
+        // be found before libasound's own functions by libasound and its plugins.
+        let binary = try releaseBinary()
+        let exported = try shell("nm -D --defined-only '\(binary.path)' | grep -E ' (snd|pa|sd_bus|sf|soxr|kiss_fft|rsvg)_' || true")
+        #expect(exported.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "exported: \(exported.output.prefix(500))")
+    }
+
     @Test("the release binary runs with the Swift toolchain hidden")
     func runsWithoutToolchain() throws {
         let binary = try releaseBinary()
