@@ -111,13 +111,13 @@ enum PatternDictionary {
             } else {
                 throw CHHapticError(
                     .invalidPatternDictionary,
-                    "unsupported value of type \(type(of: value))\(key.map { " for '\($0)'" } ?? "")")
+                    "unsupported value of type \(type(of: value))\(key.map { " for '\(JSONText.display($0))'" } ?? "")")
             }
         }
     }
 
     private static func nonFinite(_ key: String?) -> CHHapticError {
-        CHHapticError(.invalidPatternDictionary, "a number that is not finite\(key.map { " for '\($0)'" } ?? "")")
+        CHHapticError(.invalidPatternDictionary, "a number that is not finite\(key.map { " for '\(JSONText.display($0))'" } ?? "")")
     }
 
     private static func boolean(_ value: Any) -> Bool? {

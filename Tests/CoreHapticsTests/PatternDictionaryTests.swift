@@ -155,6 +155,23 @@ struct PatternDictionaryTests {
         }
     }
 
+    /// Found by the fuzz run: the key was quoted raw, so a key holding a line break broke the
+    /// error in two.
+    @Test("a value refused under a key holding a line break is named in one line", arguments: [false, true])
+    func refusedValueUnderAnEscapedKey(notANumber: Bool) {
+        let value: Any = notANumber ? Double.nan : Date()
+        do {
+            _ = try CHHapticPattern(dictionary: ["Pattern": [["Event": ["Time": 0, "EventType": "HapticTransient", "Ev\ntDuration": value]]]])
+            Issue.record("\(value) was taken")
+        } catch let error as CHHapticError {
+            #expect(error.code == .invalidPatternDictionary)
+            #expect(!error.message.contains { $0.isNewline }, "\(error.message)")
+            #expect(error.message.hasSuffix("for 'Ev\\ntDuration'"), "\(error.message)")
+        } catch {
+            Issue.record("not a CHHapticError: \(error)")
+        }
+    }
+
     @Test("init(contentsOf:) reads an AHAP file; a missing one throws fileNotFound")
     func contentsOfFile() throws {
         let folder = try TemporaryFolder()
