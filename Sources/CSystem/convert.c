@@ -62,7 +62,7 @@ __attribute__((target("avx2"))) static size_t convert_avx2(const float *source, 
 // OutputStage's unclipped mono write (gain, per-lane peak and sum of squares) and the
 // conversion above in one pass: the floats never go back to memory.
 __attribute__((target("avx2"))) static size_t gain_convert_avx2(
-    const float *mono, size_t count, float gain, void *destination, float *peaks, float *squares) {
+    const float *mono, size_t count, float gain, void *destination, float *peakOut, float *squares) {
     const __m256 g = _mm256_set1_ps(gain);
     const __m256 magnitudeMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
     const __m256 signMask = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
@@ -89,13 +89,17 @@ __attribute__((target("avx2"))) static size_t gain_convert_avx2(
         __m128i packed = _mm_packs_epi32(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1));
         _mm_storeu_si128((__m128i *)(out + 2 * i), packed);
     }
-    _mm256_storeu_ps(peaks, peak);
+    // The lanes' largest: they hold no NaN and no −0, so any order of max gives the same.
+    __m128 half4 = _mm_max_ps(_mm256_castps256_ps128(peak), _mm256_extractf128_ps(peak, 1));
+    half4 = _mm_max_ps(half4, _mm_movehl_ps(half4, half4));
+    half4 = _mm_max_ss(half4, _mm_shuffle_ps(half4, half4, 1));
+    *peakOut = _mm_cvtss_f32(half4);
     _mm256_storeu_ps(squares, sum);
     return i;
 }
 
-size_t haptics_gain_convert_int16_avx2(const float *mono, size_t count, float gain, void *destination, float *peaks, float *squares) {
-    return avx2 ? gain_convert_avx2(mono, count, gain, destination, peaks, squares) : 0;
+size_t haptics_gain_convert_int16_avx2(const float *mono, size_t count, float gain, void *destination, float *peak, float *squares) {
+    return avx2 ? gain_convert_avx2(mono, count, gain, destination, peak, squares) : 0;
 }
 
 size_t haptics_convert_int16_avx2(const float *source, size_t count, void *destination) {
@@ -111,12 +115,12 @@ size_t haptics_convert_int16_avx2(const float *source, size_t count, void *desti
     return 0;
 }
 
-size_t haptics_gain_convert_int16_avx2(const float *mono, size_t count, float gain, void *destination, float *peaks, float *squares) {
+size_t haptics_gain_convert_int16_avx2(const float *mono, size_t count, float gain, void *destination, float *peak, float *squares) {
     (void)mono;
     (void)count;
     (void)gain;
     (void)destination;
-    (void)peaks;
+    (void)peak;
     (void)squares;
     return 0;
 }

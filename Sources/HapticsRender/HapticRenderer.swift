@@ -26,8 +26,11 @@ public final class HapticRenderer {
     /// Frames the whole render produces: the pattern's duration or the end of its last sound,
     /// whichever is later.
     public let totalFrames: Int
+    // This and the stage, the end and the transport below are read and written on every
+    // block, by the one thread rendering: their accesses are not checked at run time, which
+    // cost more than the block's bookkeeping (1.7% of a long render's CPU).
     /// Frames produced so far.
-    public private(set) var renderedFrames = 0
+    @exclusivity(unchecked) public private(set) var renderedFrames = 0
     /// Haptic events that found no free voice (too many overlapping at once).
     public var droppedEvents: Int { synth.droppedEvents + absorbedDrops }
     /// Whether audio events are mixed in.
@@ -36,10 +39,10 @@ public final class HapticRenderer {
     public var soundFileProblems: [SoundFileError] { synth.pattern.soundFileProblems }
 
     private let synth: PatternSynth
-    private var output: OutputStage
+    @exclusivity(unchecked) private var output: OutputStage
     /// Where this renderer stops: ``totalFrames``, or the frame where a second renderer took
     /// over (``splitAtSilence()``).
-    private var endFrame: Int
+    @exclusivity(unchecked) private var endFrame: Int
     /// The gain given, for a second renderer.
     private let gain: Double
     /// Events the second part of a split render dropped.
@@ -93,7 +96,7 @@ public final class HapticRenderer {
 
     private let playback: Playback
     /// The loop and rate, driven as an engine's player slot drives its synth.
-    private var transport: Transport
+    @exclusivity(unchecked) private var transport: Transport
 
     /// Prepares to render an already compiled pattern; audio events are mixed in when it was
     /// compiled with them.

@@ -132,18 +132,15 @@ package struct OutputStage: Sendable {
         mono: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer, scratch: UnsafeMutablePointer<Float>
     ) {
         if isMono && frames >= 8 {
-            var peak8 = SIMD8<Float>(repeating: 0)
+            // The lanes' peaks come folded (the largest of non-negative numbers, whatever the
+            // order); their sums of squares are folded here, as writeUnclipped folds them.
+            var peak: Float = 0
             var squares8 = SIMD8<Float>(repeating: 0)
-            let done = withUnsafeMutableBytes(of: &peak8) { peaks in
-                withUnsafeMutableBytes(of: &squares8) { squares in
-                    haptics_gain_convert_int16_avx2(
-                        mono, frames, gain, destination, peaks.baseAddress!.assumingMemoryBound(to: Float.self),
-                        squares.baseAddress!.assumingMemoryBound(to: Float.self))
-                }
+            let done = withUnsafeMutableBytes(of: &squares8) { squares in
+                haptics_gain_convert_int16_avx2(mono, frames, gain, destination, &peak, squares.baseAddress!.assumingMemoryBound(to: Float.self))
             }
             if done > 0 {
                 // The rest as writeUnclipped finishes a block, then converted one by one.
-                var peak = peak8.max()
                 var squares = squares8.sum()
                 for i in done..<frames {
                     let x = mono[i] * gain

@@ -28,11 +28,11 @@ size_t haptics_convert_int16_avx2(const float *source, size_t count, void *desti
 /// Multiplies the first samples of `mono` by `gain` and converts the products as
 /// haptics_convert_int16_avx2 does, in one pass, eight at a time with AVX2, for products within
 /// ±1 only: a product beyond ±1 or not a number is converted to no particular value, and the
-/// caller, who sees it in the figures, converts the block again. Stores the eight lanes'
-/// largest magnitude (a NaN ignored) and sum of squares of the products at `peaks` and
-/// `squares` (eight floats each). Returns how many samples it did (a multiple of 8; the rest is
+/// caller, who sees it in the figures, converts the block again. Stores the largest magnitude
+/// of the products (NaNs ignored) at `peak` and the eight lanes' sums of their squares (lane j
+/// sums the samples j, j + 8, …) at `squares`. Returns how many samples it did (a multiple of 8; the rest is
 /// the caller's): nothing where haptics_has_avx2() is 0.
-size_t haptics_gain_convert_int16_avx2(const float *mono, size_t count, float gain, void *destination, float *peaks, float *squares);
+size_t haptics_gain_convert_int16_avx2(const float *mono, size_t count, float gain, void *destination, float *peak, float *squares);
 
 /// A continuous voice's whole groups of eight samples (HapticsRender's `Voice.renderStretch`)
 /// with AVX2: for each of `groups` groups, adds `(base + step · (k + 1…8)) · sin` to the next
