@@ -14,6 +14,13 @@ static int avx2;
 // Decided once at load: the audio thread runs these.
 __attribute__((constructor)) static void haptics_voices_detect_avx2(void) { avx2 = haptics_has_avx2(); }
 
+// Turns the lanes (s, c) by the rotation (rs, rc): Swift's `(s * rc + c * rs, c * rc - s * rs)`.
+__attribute__((target("avx2"))) static inline void rotate(__m256 *s, __m256 *c, __m256 rs, __m256 rc) {
+    __m256 nextS = _mm256_add_ps(_mm256_mul_ps(*s, rc), _mm256_mul_ps(*c, rs));
+    *c = _mm256_sub_ps(_mm256_mul_ps(*c, rc), _mm256_mul_ps(*s, rs));
+    *s = nextS;
+}
+
 __attribute__((target("avx2"))) static void continuous_avx2(
     float *out, size_t groups, float base, float step, long first, float *sines, float *cosines, float rotationSin, float rotationCos) {
     const __m256 lanes = _mm256_setr_ps(1, 2, 3, 4, 5, 6, 7, 8);
@@ -29,9 +36,7 @@ __attribute__((target("avx2"))) static void continuous_avx2(
         __m256 position = _mm256_add_ps(_mm256_set1_ps((float)k), lanes);
         __m256 v = _mm256_mul_ps(_mm256_add_ps(b, _mm256_mul_ps(st, position)), s);
         _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), v));
-        __m256 nextS = _mm256_add_ps(_mm256_mul_ps(s, rc), _mm256_mul_ps(c, rs));
-        c = _mm256_sub_ps(_mm256_mul_ps(c, rc), _mm256_mul_ps(s, rs));
-        s = nextS;
+        rotate(&s, &c, rs, rc);
     }
     _mm256_storeu_ps(sines, s);
     _mm256_storeu_ps(cosines, c);
@@ -46,8 +51,6 @@ __attribute__((target("avx2"))) static void transient_avx2(
     const __m256 half = _mm256_set1_ps(0.5f);
     const __m256 rs = _mm256_set1_ps(rotationSin);
     const __m256 rc = _mm256_set1_ps(rotationCos);
-    const __m256 ers = _mm256_set1_ps(envelopeRotationSin);
-    const __m256 erc = _mm256_set1_ps(envelopeRotationCos);
     __m256 s = _mm256_loadu_ps(sines);
     __m256 c = _mm256_loadu_ps(cosines);
     __m256 es = _mm256_loadu_ps(envelopeSines);
@@ -57,12 +60,8 @@ __attribute__((target("avx2"))) static void transient_avx2(
         __m256 envelope = _mm256_mul_ps(half, _mm256_add_ps(one, _mm256_mul_ps(sg, ec)));
         __m256 v = _mm256_mul_ps(_mm256_mul_ps(p, envelope), s);
         _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), v));
-        __m256 nextS = _mm256_add_ps(_mm256_mul_ps(s, rc), _mm256_mul_ps(c, rs));
-        c = _mm256_sub_ps(_mm256_mul_ps(c, rc), _mm256_mul_ps(s, rs));
-        s = nextS;
-        __m256 nextES = _mm256_add_ps(_mm256_mul_ps(es, erc), _mm256_mul_ps(ec, ers));
-        ec = _mm256_sub_ps(_mm256_mul_ps(ec, erc), _mm256_mul_ps(es, ers));
-        es = nextES;
+        rotate(&s, &c, rs, rc);
+        rotate(&es, &ec, _mm256_set1_ps(envelopeRotationSin), _mm256_set1_ps(envelopeRotationCos));
     }
     _mm256_storeu_ps(sines, s);
     _mm256_storeu_ps(cosines, c);
