@@ -26,8 +26,11 @@ public final class HapticRenderer {
     /// Frames the whole render produces: the pattern's duration or the end of its last sound,
     /// whichever is later.
     public let totalFrames: Int
+    // This and the stage, the end and the transport below are read and written on every
+    // block, by the one thread rendering: their accesses are not checked at run time, which
+    // cost more than the block's bookkeeping (1.7% of a long render's CPU).
     /// Frames produced so far.
-    public private(set) var renderedFrames = 0
+    @exclusivity(unchecked) public private(set) var renderedFrames = 0
     /// Haptic events that found no free voice (too many overlapping at once).
     public var droppedEvents: Int { synth.droppedEvents + absorbedDrops }
     /// Whether audio events are mixed in.
@@ -36,10 +39,10 @@ public final class HapticRenderer {
     public var soundFileProblems: [SoundFileError] { synth.pattern.soundFileProblems }
 
     private let synth: PatternSynth
-    private var output: OutputStage
+    @exclusivity(unchecked) private var output: OutputStage
     /// Where this renderer stops: ``totalFrames``, or the frame where a second renderer took
     /// over (``splitAtSilence()``).
-    private var endFrame: Int
+    @exclusivity(unchecked) private var endFrame: Int
     /// The gain given, for a second renderer.
     private let gain: Double
     /// Events the second part of a split render dropped.
@@ -48,6 +51,9 @@ public final class HapticRenderer {
     /// The audio pair, when audio is mixed in.
     private let audioLeft: UnsafeMutableBufferPointer<Float>
     private let audioRight: UnsafeMutableBufferPointer<Float>
+    /// A block of the output stage's interleaved floats, for renders to 16-bit samples that
+    /// cannot skip them.
+    private let scratch: UnsafeMutableBufferPointer<Float>
     /// Frames rendered per synthesis step.
     static let blockFrames = 512
 
@@ -90,7 +96,7 @@ public final class HapticRenderer {
 
     private let playback: Playback
     /// The loop and rate, driven as an engine's player slot drives its synth.
-    private var transport: Transport
+    @exclusivity(unchecked) private var transport: Transport
 
     /// Prepares to render an already compiled pattern; audio events are mixed in when it was
     /// compiled with them.
@@ -127,9 +133,12 @@ public final class HapticRenderer {
         audioLeft.initialize(repeating: 0)
         audioRight = .allocate(capacity: audioFrames)
         audioRight.initialize(repeating: 0)
+        scratch = .allocate(capacity: Self.blockFrames * channelCount)
+        scratch.initialize(repeating: 0)
     }
 
     deinit {
+        scratch.deallocate()
         mono.deallocate()
         audioLeft.deallocate()
         audioRight.deallocate()
@@ -139,7 +148,47 @@ public final class HapticRenderer {
     /// returns how many frames it wrote; 0 once the render is complete.
     public func render(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        let capacity = buffer.count / channelCount
+        let channels = channelCount
+        return renderSpans(capacity: buffer.count / channels) { n, written in
+            let out = base + written * channels
+            if includesAudio {
+                output.write(mono: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!, frames: n, into: out)
+            } else if synth.lastBlockSounded {
+                output.write(mono: mono.baseAddress!, frames: n, into: out)
+            } else {
+                // Nothing sounded: the block is silence, written without mixing.
+                output.writeSilence(zeros: mono.baseAddress!, frames: n, into: out)
+            }
+        }
+    }
+
+    /// Renders up to `capacity` frames as 16-bit little-endian samples at `destination`
+    /// (unaligned, interleaved), exactly as ``render(into:)`` followed by
+    /// ``convertToInt16(_:count:into:)`` would; returns the frames written, 0 once the render
+    /// is complete. The haptic signal goes from the synthesis to its samples without being
+    /// stored as floats in between where it can (``OutputStage/writeInt16(mono:frames:into:scratch:)``).
+    package func render(int16 destination: UnsafeMutableRawPointer, frames capacity: Int) -> Int {
+        let frameBytes = 2 * channelCount
+        let channels = channelCount
+        let scratch = self.scratch.baseAddress!
+        return renderSpans(capacity: capacity) { n, written in
+            let out = destination + written * frameBytes
+            if includesAudio {
+                output.write(mono: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!, frames: n, into: scratch)
+                convertToInt16(scratch, count: n * channels, into: out)
+            } else if synth.lastBlockSounded {
+                output.writeInt16(mono: mono.baseAddress!, frames: n, into: out, scratch: scratch)
+            } else {
+                output.writeSilenceInt16(zeros: mono.baseAddress!, frames: n, into: out, scratch: scratch)
+            }
+        }
+    }
+
+    /// Renders up to `capacity` frames, a span at a time: synthesises each span into the
+    /// haptic signal (and the audio pair) and hands it to `emit` (its frames, and the frames
+    /// written before it) to put through the output stage. Returns the frames rendered.
+    @inline(__always)
+    private func renderSpans(capacity: Int, _ emit: (_ frames: Int, _ written: Int) -> Void) -> Int {
         var written = 0
         while written < capacity && renderedFrames < endFrame {
             // A loop wraps on its exact frame: the span ends there, and the wrap follows it.
@@ -153,18 +202,10 @@ public final class HapticRenderer {
                 audioLeft.baseAddress!.update(repeating: 0, count: n)
                 audioRight.baseAddress!.update(repeating: 0, count: n)
                 synth.render(adding: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!, frames: n)
-                output.write(
-                    mono: mono.baseAddress!, audioLeft: audioLeft.baseAddress!, audioRight: audioRight.baseAddress!,
-                    frames: n, into: base + written * channelCount)
             } else {
                 synth.render(adding: mono.baseAddress!, frames: n)
-                if synth.lastBlockSounded {
-                    output.write(mono: mono.baseAddress!, frames: n, into: base + written * channelCount)
-                } else {
-                    // Nothing sounded: the block is silence, written without mixing.
-                    output.writeSilence(zeros: mono.baseAddress!, frames: n, into: base + written * channelCount)
-                }
             }
+            emit(n, written)
             written += n
             renderedFrames += n
             transport.endSpan(of: synth)

@@ -1,3 +1,5 @@
+internal import CSystem
+
 /// The last step before a device or file: output gain, hard clipping to ±1 (counted; a sample
 /// that is not a number becomes 0, so none ever reaches an output), and
 /// placing the mono haptic signal on the profile's haptic channels of an interleaved frame,
@@ -122,6 +124,46 @@ package struct OutputStage: Sendable {
         return true
     }
 
+    /// As ``write(mono:frames:into:)`` into `scratch` followed by ``convertToInt16(_:count:into:)``
+    /// into `destination`, bit for bit and with the same figures. One channel, nothing to clip
+    /// and AVX2 (the usual render) take one pass that never stores the floats: a quarter of a
+    /// render's CPU was writing them and reading them back to convert them.
+    package mutating func writeInt16(
+        mono: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer, scratch: UnsafeMutablePointer<Float>
+    ) {
+        if isMono && frames >= 8 {
+            // The lanes' peaks come folded (the largest of non-negative numbers, whatever the
+            // order); their sums of squares are folded here, as writeUnclipped folds them.
+            var peak: Float = 0
+            var squares8 = SIMD8<Float>(repeating: 0)
+            let done = withUnsafeMutableBytes(of: &squares8) { squares in
+                haptics_gain_convert_int16_avx2(mono, frames, gain, destination, &peak, squares.baseAddress!.assumingMemoryBound(to: Float.self))
+            }
+            if done > 0 {
+                // The rest as writeUnclipped finishes a block, then converted one by one.
+                var squares = squares8.sum()
+                for i in done..<frames {
+                    let x = mono[i] * gain
+                    peak = max(peak, abs(x))
+                    squares += x * x
+                    destination.storeBytes(of: int16Sample(x).littleEndian, toByteOffset: 2 * i, as: Int16.self)
+                }
+                if peak <= 1, !squares.isNaN {
+                    self.peak = max(self.peak, peak)
+                    sumOfSquares += Double(squares)
+                    self.frames += frames
+                    return
+                }
+                // Something to clip: written again, as write(mono:frames:into:) does then.
+                writeClipping(mono: mono, frames: frames, into: scratch)
+                convertToInt16(scratch, count: frames, into: destination)
+                return
+            }
+        }
+        write(mono: mono, frames: frames, into: scratch)
+        convertToInt16(scratch, count: frames * channelCount, into: destination)
+    }
+
     /// Writes `frames` mono samples as interleaved frames, clipping to ±1 and counting what
     /// was clipped.
     private mutating func writeClipping(mono: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<Float>) {
@@ -197,6 +239,20 @@ package struct OutputStage: Sendable {
         // A negative or non-finite gain turns zero into −0 or NaN, which the full path writes.
         guard gain.isFinite, gain >= 0 else { return write(mono: zeros, frames: frames, into: output) }
         output.update(repeating: 0, count: frames * channelCount)
+        self.frames += frames
+    }
+
+    /// As ``writeSilence(zeros:frames:into:)`` into `scratch` followed by
+    /// ``convertToInt16(_:count:into:)`` into `destination`: zero bytes, unless the gain makes
+    /// zero something else.
+    package mutating func writeSilenceInt16(
+        zeros: UnsafePointer<Float>, frames: Int, into destination: UnsafeMutableRawPointer, scratch: UnsafeMutablePointer<Float>
+    ) {
+        guard gain.isFinite, gain >= 0 else {
+            write(mono: zeros, frames: frames, into: scratch)
+            return convertToInt16(scratch, count: frames * channelCount, into: destination)
+        }
+        destination.initializeMemory(as: UInt8.self, repeating: 0, count: 2 * frames * channelCount)
         self.frames += frames
     }
 

@@ -19,12 +19,16 @@ package final class PatternSynth {
 
     /// Whether any voice sounded in the last block rendered: when not, nothing was added to
     /// the outputs, and a caller may skip mixing that block.
-    package private(set) var lastBlockSounded = false
+    @exclusivity(unchecked) package private(set) var lastBlockSounded = false
     /// Frames rendered since creation.
-    package private(set) var frame = 0
+    ///
+    /// This and the other positions and counts below are read and written on every block by
+    /// the synth's one thread (its owner hands it over, never shares it): their accesses are
+    /// not checked at run time, which cost more than the block's bookkeeping.
+    @exclusivity(unchecked) package private(set) var frame = 0
     /// Pattern time at `anchorFrame`, and how fast pattern time runs.
-    private var anchorFrame = 0
-    private var anchorTime = 0.0
+    @exclusivity(unchecked) private var anchorFrame = 0
+    @exclusivity(unchecked) private var anchorTime = 0.0
     /// Read by every voice on every control tick: a dynamically checked access there cost
     /// as much as the tick's arithmetic. Only the synth's owner, on one thread, changes it.
     @exclusivity(unchecked) package private(set) var rate = 1.0 {
@@ -35,11 +39,11 @@ package final class PatternSynth {
     @exclusivity(unchecked) private(set) var tickSeconds: Double
     /// Whether pattern time advances (a paused pattern holds its time; voices keep sounding
     /// out only while fading).
-    package private(set) var isPaused = false
+    @exclusivity(unchecked) package private(set) var isPaused = false
     /// Next event to start.
-    private var nextEvent = 0
+    @exclusivity(unchecked) private var nextEvent = 0
     /// Next audio event to start.
-    private var nextAudioEvent = 0
+    @exclusivity(unchecked) private var nextAudioEvent = 0
 
     /// Whether haptic events sound, and whether audio events do (when an audio pair is
     /// rendered); events of a family that does not sound pass silently. Set by the owner
@@ -50,13 +54,13 @@ package final class PatternSynth {
     /// For each control, the pattern element its last read found: where the next read starts.
     private let controlHints: UnsafeMutablePointer<Int>
     private let voices: UnsafeMutableBufferPointer<Voice>
-    private var activeVoices = 0
+    @exclusivity(unchecked) private var activeVoices = 0
     private let audioVoices: UnsafeMutableBufferPointer<AudioVoice>
-    private var activeAudioVoices = 0
+    @exclusivity(unchecked) private var activeAudioVoices = 0
     /// Audio voices the pool holds (audio events that overlap beyond it are dropped).
     package static let audioVoiceCapacity = 32
     /// Events that found no free voice (the pool holds ``voiceCapacity``).
-    package private(set) var droppedEvents = 0
+    @exclusivity(unchecked) package private(set) var droppedEvents = 0
     package var voiceCapacity: Int { voices.count }
 
     /// Control changes sent while playing.

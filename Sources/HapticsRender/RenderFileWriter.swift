@@ -122,6 +122,10 @@ package final class RenderEncoder: @unchecked Sendable {
     package func fill(_ destination: UnsafeMutableRawPointer, frames capacity: Int) -> Int {
         let channels = renderer.channelCount
         var count = 0
+        if format == .s16 {
+            // Straight to samples, without the float chunk (bit for bit the same).
+            return renderer.render(int16: destination, frames: capacity)
+        }
         while count < capacity {
             let n = renderer.render(into: UnsafeMutableBufferPointer(rebasing: chunk[..<(min(Self.chunkFrames, capacity - count) * channels)]))
             if n == 0 { break }

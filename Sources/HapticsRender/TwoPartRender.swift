@@ -41,7 +41,7 @@ package final class TwoPartRender: @unchecked Sendable {
         thread.name = "haptics-render"
         thread.start()
         do {
-            try Self.encode(first, stop: { false }) { (bytes, frames) throws(WAVError) in
+            try encode(first, stop: { false }) { (bytes, frames) throws(WAVError) in
                 try writer.write(encoded: bytes, frames: frames)
                 progress?(first.renderer.renderedFrames + secondWritten.load(ordering: .relaxed))
             }
@@ -57,7 +57,7 @@ package final class TwoPartRender: @unchecked Sendable {
 
     private func writeSecondPart() {
         do throws(WAVError) {
-            try Self.encode(second, stop: { cancelled.load(ordering: .relaxed) }) { (bytes, frames) throws(WAVError) in
+            try encode(second, stop: { cancelled.load(ordering: .relaxed) }) { (bytes, frames) throws(WAVError) in
                 try tail.write(encoded: bytes)
                 secondWritten.add(frames, ordering: .relaxed)
             }
@@ -70,17 +70,48 @@ package final class TwoPartRender: @unchecked Sendable {
         secondDone.signal()
     }
 
+    /// Held by the thread handing bytes to the file: the two never write at once. On tmpfs a
+    /// write holds the file's lock in the kernel while it copies, and the other thread's write
+    /// spun on it (up to 4% of the render's CPU); here a thread that finds the file busy
+    /// renders its next buffer instead, and writes both when it has the lock.
+    private let writing = SystemLock()
+
     /// Encodes what `encoder` has left (or until `stop` says so), handing the bytes to `emit` a
-    /// buffer at a time.
-    private static func encode(
+    /// buffer at a time, in order, never while the other part's thread is handing it bytes.
+    private func encode(
         _ encoder: RenderEncoder, stop: () -> Bool, emit: (UnsafeRawBufferPointer, Int) throws(WAVError) -> Void
     ) throws(WAVError) {
-        let bytes = UnsafeMutableRawPointer.allocate(byteCount: RenderPipeline.slotFrames * encoder.frameBytes, alignment: 64)
+        let slotBytes = RenderPipeline.slotFrames * encoder.frameBytes
+        // Two buffers: one waiting for the file while the other is filled.
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 2 * slotBytes, alignment: 64)
         defer { bytes.deallocate() }
+        var slot = 0
+        var waiting: (slot: Int, frames: Int)?
+        func emitHeld(_ filled: (slot: Int, frames: Int)) throws(WAVError) {
+            try emit(UnsafeRawBufferPointer(start: bytes + filled.slot * slotBytes, count: filled.frames * encoder.frameBytes), filled.frames)
+        }
         while !stop() {
-            let frames = encoder.fill(bytes, frames: RenderPipeline.slotFrames)
-            if frames == 0 { return }
-            try emit(UnsafeRawBufferPointer(start: bytes, count: frames * encoder.frameBytes), frames)
+            let frames = encoder.fill(bytes + slot * slotBytes, frames: RenderPipeline.slotFrames)
+            if frames == 0 { break }
+            if waiting == nil && !writing.tryLock() {
+                // The other thread is writing: render the next buffer meanwhile.
+                waiting = (slot, frames)
+                slot ^= 1
+                continue
+            }
+            if waiting != nil { writing.lock() }
+            defer { writing.unlock() }
+            if let earlier = waiting {
+                waiting = nil
+                try emitHeld(earlier)
+            }
+            try emitHeld((slot, frames))
+            slot ^= 1
+        }
+        if let earlier = waiting, !stop() {
+            writing.lock()
+            defer { writing.unlock() }
+            try emitHeld(earlier)
         }
     }
 }

@@ -1,3 +1,4 @@
+internal import CSystem
 import FoundationEssentials
 import Glibc
 
@@ -14,7 +15,9 @@ import Glibc
 /// `Float`, four to a register (twice the work of a `Double` register): within a tick their
 /// error stays near 10⁻⁶, under a 16-bit sample's step; each tick restarts them from `Double`.
 /// They start a hair inside the unit circle (``headroom``), so that a full-scale sine is never
-/// pushed past ±1 by that error and counted as clipped.
+/// pushed past ±1 by that error and counted as clipped. Whole groups run in C with AVX2 where
+/// the processor has it (one register a group), the same operations in the same order
+/// (``continuousGroups(into:_:base:step:first:_:_:_:_:)``).
 struct Voice {
     var isTransient = false
     /// Frames to wait, within the current block, before the first sample.
@@ -203,6 +206,32 @@ struct Voice {
         return (sines, cosines, Float(eight.sin), Float(eight.cos))
     }
 
+    /// ``group(sin:cos:step:)`` from the phase 0 (sin 0, cos 1), bit for bit: turning (0, 1) by
+    /// a rotation gives the rotation itself (`0·c + 1·s` is `s`, `1·c − 0·s` is `c`), so samples
+    /// 1, 2 and 4 are the rotations by one, two and four samples, and four turns are left of
+    /// seven. Every continuous voice does this on each tick whose frequency moved.
+    @inline(__always)
+    static func groupFromZero(step one: (sin: Double, cos: Double)) -> (sin: Lanes, cos: Lanes, rotationSin: Float, rotationCos: Float) {
+        let two = doubled(one)
+        let four = doubled(two)
+        let p3 = turn(one, by: two)
+        let p5 = turn(one, by: four)
+        let p6 = turn(two, by: four)
+        let p7 = turn(p3, by: four)
+        let eight = doubled(four)
+        return (
+            Lanes(0, Float(one.sin), Float(two.sin), Float(p3.sin), Float(four.sin), Float(p5.sin), Float(p6.sin), Float(p7.sin)),
+            Lanes(1, Float(one.cos), Float(two.cos), Float(p3.cos), Float(four.cos), Float(p5.cos), Float(p6.cos), Float(p7.cos)),
+            Float(eight.sin), Float(eight.cos)
+        )
+    }
+
+    /// A phase `p` turned by the rotation `r`.
+    @inline(__always)
+    static func turn(_ p: (sin: Double, cos: Double), by r: (sin: Double, cos: Double)) -> (sin: Double, cos: Double) {
+        (p.sin * r.cos + p.cos * r.sin, p.cos * r.cos - p.sin * r.sin)
+    }
+
     /// sin and cos at a group's eight samples, from those at its first and the rotations by
     /// one, two and four samples: three rotations deep (sample 0 gives 1, 2 and 4; they give
     /// 3, 5 and 6; 3 gives 7) where turning sample by sample waited on seven in a row.
@@ -210,9 +239,6 @@ struct Voice {
     static func lanes(
         sin s0: Double, cos c0: Double, one: (sin: Double, cos: Double), two: (sin: Double, cos: Double), four: (sin: Double, cos: Double)
     ) -> (sin: Lanes, cos: Lanes) {
-        func turn(_ p: (sin: Double, cos: Double), by r: (sin: Double, cos: Double)) -> (sin: Double, cos: Double) {
-            (p.sin * r.cos + p.cos * r.sin, p.cos * r.cos - p.sin * r.sin)
-        }
         let p0 = (sin: s0, cos: c0)
         let p1 = turn(p0, by: one)
         let p2 = turn(p0, by: two)
@@ -266,15 +292,10 @@ struct Voice {
                 let rc = groupRotCos
                 let ers = envGroupRotSin
                 let erc = envGroupRotCos
-                while stop - k >= Self.width {
-                    let v = peak * (0.5 * (1 + sign * ec)) * s
-                    let sum = UnsafeRawPointer(out).loadUnaligned(as: Lanes.self) + v
-                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: Lanes.self)
-                    (s, c) = (s * rc + c * rs, c * rc - s * rs)
-                    (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
-                    k += Self.width
-                    out += Self.width
-                }
+                let groups = (stop - k) / Self.width
+                Self.transientGroups(into: out, groups, peak: peak, sign: sign, &s, &c, rs, rc, &es, &ec, ers, erc)
+                k += groups * Self.width
+                out += groups * Self.width
                 groupSin = s
                 groupCos = c
                 envGroupSin = es
@@ -337,21 +358,12 @@ struct Voice {
         while k < stop {
             if k == groupStart && stop - k >= Self.width {
                 // Whole groups: no test per sample.
-                let base4 = Lanes(repeating: base)
-                let step4 = Lanes(repeating: step)
-                let lanes = Lanes(1, 2, 3, 4, 5, 6, 7, 8)
                 var s = groupSin
                 var c = groupCos
-                let rs = groupRotSin
-                let rc = groupRotCos
-                while stop - k >= Self.width {
-                    let v = (base4 + step4 * (Lanes(repeating: Float(k)) + lanes)) * s
-                    let sum = UnsafeRawPointer(out).loadUnaligned(as: Lanes.self) + v
-                    UnsafeMutableRawPointer(out).storeBytes(of: sum, as: Lanes.self)
-                    (s, c) = (s * rc + c * rs, c * rc - s * rs)
-                    k += Self.width
-                    out += Self.width
-                }
+                let groups = (stop - k) / Self.width
+                Self.continuousGroups(into: out, groups, base: base, step: step, first: k, &s, &c, groupRotSin, groupRotCos)
+                k += groups * Self.width
+                out += groups * Self.width
                 groupSin = s
                 groupCos = c
                 groupStart = k
@@ -363,6 +375,90 @@ struct Voice {
             }
         }
         tickIndex = stop
+    }
+
+    /// Adds `groups` whole groups of a continuous voice's carrier (``renderStretch(into:count:)``)
+    /// to `out`: `(base + step · (k + 1…8)) · sin` from the tick position `first`, turning the
+    /// carrier's lanes `s`, `c` by (`rs`, `rc`) a group. With AVX2 in C (eight lanes in one
+    /// register, where Swift's portable code takes two, and the same operations in the same
+    /// order), else ``continuousGroupsPortably(into:_:base:step:first:_:_:_:_:)``.
+    @inline(__always)
+    static func continuousGroups(
+        into out: UnsafeMutablePointer<Float>, _ groups: Int, base: Float, step: Float, first: Int, _ s: inout Lanes, _ c: inout Lanes,
+        _ rs: Float, _ rc: Float
+    ) {
+        guard groups > 0 else { return }
+        let done = withUnsafeMutableBytes(of: &s) { sines in
+            withUnsafeMutableBytes(of: &c) { cosines in
+                haptics_continuous_groups_avx2(
+                    out, groups, base, step, first, sines.baseAddress!.assumingMemoryBound(to: Float.self),
+                    cosines.baseAddress!.assumingMemoryBound(to: Float.self), rs, rc) != 0
+            }
+        }
+        if !done { continuousGroupsPortably(into: out, groups, base: base, step: step, first: first, &s, &c, rs, rc) }
+    }
+
+    /// ``continuousGroups(into:_:base:step:first:_:_:_:_:)`` for any processor.
+    static func continuousGroupsPortably(
+        into output: UnsafeMutablePointer<Float>, _ groups: Int, base: Float, step: Float, first: Int, _ s: inout Lanes, _ c: inout Lanes,
+        _ rs: Float, _ rc: Float
+    ) {
+        let base8 = Lanes(repeating: base)
+        let step8 = Lanes(repeating: step)
+        let lanes = Lanes(1, 2, 3, 4, 5, 6, 7, 8)
+        var out = output
+        var k = first
+        for _ in 0..<groups {
+            let v = (base8 + step8 * (Lanes(repeating: Float(k)) + lanes)) * s
+            let sum = UnsafeRawPointer(out).loadUnaligned(as: Lanes.self) + v
+            UnsafeMutableRawPointer(out).storeBytes(of: sum, as: Lanes.self)
+            (s, c) = (s * rc + c * rs, c * rc - s * rs)
+            k += Self.width
+            out += Self.width
+        }
+    }
+
+    /// Adds `groups` whole groups of a transient (``renderTransientStretch(into:count:cut:)``) to
+    /// `out`: `peak · (0.5 · (1 + sign · envelope cos)) · sin`, turning the carrier (`s`, `c`)
+    /// and the envelope oscillator (`es`, `ec`) a group; in C with AVX2 as
+    /// ``continuousGroups(into:_:base:step:first:_:_:_:_:)``, else
+    /// ``transientGroupsPortably(into:_:peak:sign:_:_:_:_:_:_:_:_:)``.
+    @inline(__always)
+    static func transientGroups(
+        into out: UnsafeMutablePointer<Float>, _ groups: Int, peak: Float, sign: Float, _ s: inout Lanes, _ c: inout Lanes, _ rs: Float,
+        _ rc: Float, _ es: inout Lanes, _ ec: inout Lanes, _ ers: Float, _ erc: Float
+    ) {
+        guard groups > 0 else { return }
+        let done = withUnsafeMutableBytes(of: &s) { sines in
+            withUnsafeMutableBytes(of: &c) { cosines in
+                withUnsafeMutableBytes(of: &es) { envelopeSines in
+                    withUnsafeMutableBytes(of: &ec) { envelopeCosines in
+                        haptics_transient_groups_avx2(
+                            out, groups, peak, sign, sines.baseAddress!.assumingMemoryBound(to: Float.self),
+                            cosines.baseAddress!.assumingMemoryBound(to: Float.self), rs, rc,
+                            envelopeSines.baseAddress!.assumingMemoryBound(to: Float.self),
+                            envelopeCosines.baseAddress!.assumingMemoryBound(to: Float.self), ers, erc) != 0
+                    }
+                }
+            }
+        }
+        if !done { transientGroupsPortably(into: out, groups, peak: peak, sign: sign, &s, &c, rs, rc, &es, &ec, ers, erc) }
+    }
+
+    /// ``transientGroups(into:_:peak:sign:_:_:_:_:_:_:_:_:)`` for any processor.
+    static func transientGroupsPortably(
+        into output: UnsafeMutablePointer<Float>, _ groups: Int, peak: Float, sign: Float, _ s: inout Lanes, _ c: inout Lanes, _ rs: Float,
+        _ rc: Float, _ es: inout Lanes, _ ec: inout Lanes, _ ers: Float, _ erc: Float
+    ) {
+        var out = output
+        for _ in 0..<groups {
+            let v = peak * (0.5 * (1 + sign * ec)) * s
+            let sum = UnsafeRawPointer(out).loadUnaligned(as: Lanes.self) + v
+            UnsafeMutableRawPointer(out).storeBytes(of: sum, as: Lanes.self)
+            (s, c) = (s * rc + c * rs, c * rc - s * rs)
+            (es, ec) = (es * erc + ec * ers, ec * erc - es * ers)
+            out += Self.width
+        }
     }
 
     /// As ``renderStretch(into:count:)``, fading out: sample by sample.
@@ -408,7 +504,7 @@ struct Voice {
         if omega != self.omega {
             self.omega = omega
             (rotSin, rotCos) = Self.sinCos(omega)
-            (laneSin, laneCos, groupRotSin, groupRotCos) = Self.group(sin: 0, cos: 1, step: (rotSin, rotCos))
+            (laneSin, laneCos, groupRotSin, groupRotCos) = Self.groupFromZero(step: (rotSin, rotCos))
         }
         // The carrier where the last tick ended, brought back to the headroom radius so it
         // cannot drift; its first group of eight samples, then groups of eight by the

@@ -1,3 +1,4 @@
+import Foundation
 import HapticsRender
 import Testing
 
@@ -65,5 +66,86 @@ struct OutputStageTests {
             output.withUnsafeMutableBufferPointer { o in stage.write(mono: m.baseAddress!, frames: 16, into: o.baseAddress!) }
         }
         #expect(output == [Float](repeating: 0, count: 16))
+    }
+
+    /// What `writeInt16` wrote for `mono` (as bytes) and the stage after it, next to what
+    /// `write` then `convertToInt16` wrote and that stage: the two must agree bit for bit.
+    func int16BothWays(_ mono: [Float], profile: ActuatorProfile = .wideband, gain: Double = 1, silent: Bool = false)
+        -> (fused: [UInt8], fusedStage: OutputStage, reference: [UInt8], referenceStage: OutputStage)
+    {
+        let frames = mono.count
+        let channels = profile.channelCount
+        var fusedStage = OutputStage(profile: profile, gain: gain)
+        var referenceStage = fusedStage
+        var fused = [UInt8](repeating: 0xA5, count: 2 * frames * channels)
+        var reference = [UInt8](repeating: 0x5A, count: 2 * frames * channels)
+        var scratch = [Float](repeating: 7, count: frames * channels)
+        var floats = [Float](repeating: 7, count: frames * channels)
+        mono.withUnsafeBufferPointer { m in
+            scratch.withUnsafeMutableBufferPointer { sc in
+                fused.withUnsafeMutableBytes { f in
+                    if silent {
+                        fusedStage.writeSilenceInt16(zeros: m.baseAddress!, frames: frames, into: f.baseAddress!, scratch: sc.baseAddress!)
+                    } else {
+                        fusedStage.writeInt16(mono: m.baseAddress!, frames: frames, into: f.baseAddress!, scratch: sc.baseAddress!)
+                    }
+                }
+            }
+            floats.withUnsafeMutableBufferPointer { fl in
+                if silent {
+                    referenceStage.writeSilence(zeros: m.baseAddress!, frames: frames, into: fl.baseAddress!)
+                } else {
+                    referenceStage.write(mono: m.baseAddress!, frames: frames, into: fl.baseAddress!)
+                }
+                reference.withUnsafeMutableBytes { r in convertToInt16(fl.baseAddress!, count: frames * channels, into: r.baseAddress!) }
+            }
+        }
+        return (fused, fusedStage, reference, referenceStage)
+    }
+
+    func expectSameFigures(_ a: OutputStage, _ b: OutputStage, _ comment: Comment) {
+        #expect(a.peak.bitPattern == b.peak.bitPattern, comment)
+        #expect(a.sumOfSquares.bitPattern == b.sumOfSquares.bitPattern, comment)
+        #expect(a.clippedSamples == b.clippedSamples, comment)
+        #expect(a.frames == b.frames, comment)
+    }
+
+    @Test("16-bit samples written in one pass equal the floats converted, bit for bit, for every rounding tie within full scale")
+    func int16WithinFullScale() {
+        // Every k/32767 and (k + ½)/32767 with their neighbours, ±0 and the smallest floats:
+        // the one-pass form skips the clipping and NaN steps and rounds −0 with −½.
+        var values: [Float] = [0, -0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 1, -1, Float(1).nextDown, Float(-1).nextUp]
+        for k in -32767...32766 {
+            let tie = (Float(k) + 0.5) / 32767
+            values += [tie, tie.nextUp, tie.nextDown, Float(k) / 32767]
+        }
+        values = values.filter { abs($0) <= 1 }
+        // 3 frames over whole groups of eight: the tail too.
+        values += [0.25, -0.75, 0.125]
+        let run = int16BothWays(values)
+        #expect(RenderPipelineTests.firstDifference(run.fused, run.reference) == nil, "the first differing byte")
+        expectSameFigures(run.fusedStage, run.referenceStage, "within full scale")
+    }
+
+    @Test(
+        "16-bit samples written in one pass equal the floats converted where a block clips, holds NaN, or has several channels",
+        arguments: [ActuatorProfile.wideband, .dualsense])
+    func int16Clipping(profile: ActuatorProfile) {
+        // 37 frames: whole groups and a tail; the hostile values, then a quiet block that a
+        // gain of 3 pushes past full scale.
+        let hostile = signal(37)
+        let quiet = (0..<515).map { Float(sin(Double($0) * 0.1)) * 0.5 }
+        for (mono, gain) in [(hostile, 1.0), (quiet, 1.0), (quiet, 3.0), (quiet, .nan)] {
+            let run = int16BothWays(mono, profile: profile, gain: gain)
+            #expect(RenderPipelineTests.firstDifference(run.fused, run.reference) == nil, "gain \(gain): the first differing byte")
+            expectSameFigures(run.fusedStage, run.referenceStage, "gain \(gain)")
+        }
+    }
+
+    @Test("silence written as 16-bit samples equals silence converted, whatever the gain", arguments: [1.0, 0, -1, .nan, .infinity])
+    func int16Silence(gain: Double) {
+        let run = int16BothWays([Float](repeating: 0, count: 77), gain: gain, silent: true)
+        #expect(run.fused == run.reference)
+        expectSameFigures(run.fusedStage, run.referenceStage, "gain \(gain)")
     }
 }

@@ -71,4 +71,29 @@ struct RenderFileWriterTests {
         }
         #expect(RenderPipelineTests.firstDifference(received, expected) == nil, "the first differing byte")
     }
+
+    @Test(
+        "a one-channel render to 16-bit samples, done in one pass from the synthesis, is the float render converted, with the same figures",
+        arguments: [1.0, 3.5])
+    func int16OnePassEqualsConversion(gain: Double) throws {
+        // Transients, a loud continuous event (clipping at 3.5) and silences between them.
+        let pattern = HapticPattern(
+            events: (0..<40).map { .transient(at: Double($0) * 0.013, intensity: 0.9, sharpness: Double($0 % 5) / 4) }
+                + [.continuous(at: 0.7, duration: 0.3, intensity: 1, sharpness: 0.4)])
+        let floats = HapticRenderer(pattern: pattern, profile: .wideband, gain: gain)
+        var samples: [Float] = []
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1000)
+        defer { block.deallocate() }
+        while case let n = floats.render(into: block), n > 0 { samples += block[..<n] }
+        let renderer = HapticRenderer(pattern: pattern, profile: .wideband, gain: gain)
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 2 * samples.count, alignment: 16)
+        defer { bytes.deallocate() }
+        var frames = 0
+        while case let n = renderer.render(int16: bytes + 2 * frames, frames: 1000), n > 0 { frames += n }
+        #expect(frames == samples.count)
+        let received = [UInt8](UnsafeRawBufferPointer(start: bytes, count: 2 * frames))
+        #expect(RenderPipelineTests.firstDifference(received, RenderPipelineTests.encoded(samples, as: .s16)) == nil, "the first differing byte")
+        #expect(renderer.statistics == floats.statistics)
+        #expect((renderer.statistics.clippedSamples > 0) == (gain > 1), "the loud render clips, the other does not")
+    }
 }
