@@ -77,7 +77,7 @@ cp -a "$stage/usr" "$tarball"
 rm -rf "$tarball/share/doc/haptics/changelog.gz" "$tarball/share/doc/haptics/copyright"
 install -m 644 "$root/LICENSE" "$tarball/share/doc/haptics/LICENSE"
 
-# Shared libraries the binary links (libc, libm, libgcc_s) and their versions, from the
+# Shared libraries the binary links (libc, libm) and their versions, from the
 # system's symbols files; alsa-lib, libpulse and libsndfile are opened only when used.
 mkdir -p "$work/shlibs/debian"
 printf 'Source: haptics\n\nPackage: haptics\nArchitecture: any\n' >"$work/shlibs/debian/control"

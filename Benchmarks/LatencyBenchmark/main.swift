@@ -141,6 +141,17 @@ var slowRounds: [(program: String, start: Int, milliseconds: Double)] = []
 @MainActor func printSlowRounds() {
     for round in slowRounds { print("  slow: \(round.program) started at \(round.start) ns: " + String(format: "%.1f ms", round.milliseconds)) }
 }
+/// A baseline's rounds against the same rounds of this build's play and of the floor: the
+/// median of the per-round differences (milliseconds), which the machine's drift between rounds
+/// moves less than a difference of medians (every series has a round of each kind in each
+/// round; none when a play was never heard, since the rounds no longer pair).
+@MainActor func pairedDifferences(_ values: [Double]) -> String {
+    var parts: [String] = []
+    for (name, other) in [("haptics play", cli), ("pulse-floor", floor)] where other.count == values.count && !other.isEmpty {
+        parts.append(String(format: "%+.2f ms against %@", percentile(zip(values, other).map { $0 - $1 }, 0.5), name))
+    }
+    return parts.isEmpty ? "" : "; per round, median " + parts.joined(separator: ", ")
+}
 @MainActor func spawnRound(_ arguments: [String], into series: inout [Double]) {
     let latency = spawn(arguments)
     if let latency, latency > 20 { slowRounds.append((URL(fileURLWithPath: arguments[0]).lastPathComponent, lastBegin, latency)) }
@@ -164,7 +175,9 @@ if spawnedOnly {
     print("  haptics play: \(summary(cli)); over 20 ms: \(cli.filter { $0 > 20 }.count)")
     print("  paplay:       \(summary(anchor)); over 20 ms: \(anchor.filter { $0 > 20 }.count)")
     if !floor.isEmpty { print("  pulse-floor:  \(summary(floor)); over 20 ms: \(floor.filter { $0 > 20 }.count)") }
-    for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty { print("  \(baseline) play: \(summary(values))") }
+    for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty {
+        print("  \(baseline) play: \(summary(values))\(pairedDifferences(values))")
+    }
     printSlowRounds()
     exit(0)
 }
@@ -264,7 +277,9 @@ print("  library, low latency:      \(summary(libraryLow))")
 print("  haptics play (CLI):        \(summary(cli))")
 print("  paplay:                    \(summary(anchor))")
 if !floor.isEmpty { print("  pulse-floor:               \(summary(floor))") }
-for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty { print("  \(baseline) play: \(summary(values))") }
+for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty {
+    print("  \(baseline) play: \(summary(values))\(pairedDifferences(values))")
+}
 printSlowRounds()
 print(
     "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underrunCounts.standard), low latency \(underrunCounts.low)"

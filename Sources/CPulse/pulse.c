@@ -229,6 +229,82 @@ static long sink_latency(haptics_pulse_stream *s, long long deadline) {
     return timing ? (long)(timing->sink_usec * s->rate / 1000000) : 0;
 }
 
+/// A connection made ahead of its stream by `haptics_pulse_preconnect`, which the next
+/// `haptics_pulse_open` of the same application takes (waiting for one still being made):
+/// its main loop and ready context, owned by no thread meanwhile.
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int connecting;
+    /// How the last one ended when it left no connection: -1 failed, -2 the server did not
+    /// answer in time (then the open does not wait as long again), 0 none.
+    int outcome;
+    char application[64];
+    pa_mainloop *mainloop;
+    pa_context *context;
+} preconnected = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+
+void haptics_pulse_preconnect(const char *application, unsigned timeout_ms) {
+    if (!haptics_pulse_available() || strlen(application) >= sizeof preconnected.application) return;
+    pthread_mutex_lock(&preconnected.lock);
+    int busy = preconnected.connecting || preconnected.context;
+    if (!busy) {
+        preconnected.connecting = 1;
+        preconnected.outcome = 0;
+        strcpy(preconnected.application, application);
+    }
+    pthread_mutex_unlock(&preconnected.lock);
+    if (busy) return;
+    // A stream in all but its stream, for `wait_until` and `has_failed`.
+    haptics_pulse_stream connection = {.wake_fd = -1};
+    connection.mainloop = pulse.pa_mainloop_new();
+    connection.context =
+        connection.mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(connection.mainloop), application) : NULL;
+    int outcome = -1;
+    if (connection.context && pulse.pa_context_connect(connection.context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) >= 0) {
+        outcome = wait_until(&connection, context_ready, monotonic_us() + (long long)timeout_ms * 1000);
+    }
+    if (outcome != 0) {
+        // The open connects again and says why it cannot.
+        if (connection.context) {
+            pulse.pa_context_disconnect(connection.context);
+            pulse.pa_context_unref(connection.context);
+        }
+        if (connection.mainloop) pulse.pa_mainloop_free(connection.mainloop);
+        connection.mainloop = NULL;
+        connection.context = NULL;
+    }
+    pthread_mutex_lock(&preconnected.lock);
+    preconnected.mainloop = connection.mainloop;
+    preconnected.context = connection.context;
+    preconnected.outcome = outcome;
+    preconnected.connecting = 0;
+    pthread_cond_broadcast(&preconnected.changed);
+    pthread_mutex_unlock(&preconnected.lock);
+}
+
+/// Takes the connection `haptics_pulse_preconnect` made for `application` into `s`, once it
+/// is made: 1; -2 when it found the server not answering in time (once); else 0 (none, it
+/// failed, or it is another application's).
+static int take_preconnected(haptics_pulse_stream *s, const char *application) {
+    pthread_mutex_lock(&preconnected.lock);
+    while (preconnected.connecting) pthread_cond_wait(&preconnected.changed, &preconnected.lock);
+    int mine = strcmp(preconnected.application, application) == 0;
+    int taken = 0;
+    if (mine && preconnected.context && pulse.pa_context_get_state(preconnected.context) == PA_CONTEXT_READY) {
+        s->mainloop = preconnected.mainloop;
+        s->context = preconnected.context;
+        preconnected.mainloop = NULL;
+        preconnected.context = NULL;
+        taken = 1;
+    } else if (mine && preconnected.outcome == -2) {
+        taken = -2;
+    }
+    preconnected.outcome = 0;
+    pthread_mutex_unlock(&preconnected.lock);
+    return taken;
+}
+
 haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate, unsigned channels, unsigned buffer_frames,
                                          unsigned period_frames, unsigned timeout_ms, char *message, size_t message_size) {
     if (!haptics_pulse_available()) {
@@ -243,8 +319,11 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     s->frame_bytes = sizeof(float) * channels;
     s->rate = rate;
     s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    s->mainloop = pulse.pa_mainloop_new();
-    s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), application) : NULL;
+    int connected = take_preconnected(s, application);
+    if (connected != 1) {
+        s->mainloop = pulse.pa_mainloop_new();
+        s->context = s->mainloop ? pulse.pa_context_new(pulse.pa_mainloop_get_api(s->mainloop), application) : NULL;
+    }
     if (!s->context) {
         snprintf(message, message_size, "cannot create a libpulse context");
         if (s->mainloop) pulse.pa_mainloop_free(s->mainloop);
@@ -255,7 +334,13 @@ haptics_pulse_stream *haptics_pulse_open(const char *application, unsigned rate,
     long long deadline = monotonic_us() + (long long)timeout_ms * 1000;
     int waited = 0;
     const char *problem = NULL;
-    if (pulse.pa_context_connect(s->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
+    if (connected == 1) {
+        // Made on the loading thread while this one read and compiled the pattern.
+    } else if (connected == -2) {
+        // The loading thread waited the whole timeout for the server already.
+        waited = -2;
+        problem = "cannot connect to the sound server";
+    } else if (pulse.pa_context_connect(s->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
         problem = "cannot connect to the sound server";
     } else if ((waited = wait_until(s, context_ready, deadline)) != 0) {
         problem = "cannot connect to the sound server";

@@ -9,15 +9,19 @@ import HapticsSystem
 /// an ALSA PCM (``ALSAOutput``). ALSA's plugin stays reachable as `plug:pulse`.
 package enum AudioDevice {
     /// Starts loading what opening `device` will need, on a thread of its own, so that it
-    /// overlaps the caller's own start-up work (reading and compiling a pattern): libpulse for
-    /// `pulse`, alsa-lib and its configuration files otherwise. Loading and relocating those
-    /// libraries and parsing the configuration take milliseconds, most of `play`'s start-up
-    /// beyond the process's own. Opening later waits for whatever is still in progress (both
-    /// loads are once-guarded, and alsa-lib locks its configuration). The loading is part of
-    /// the start, so it runs at the caller's priority (a `StartBoost`'s).
+    /// overlaps the caller's own start-up work (reading and compiling a pattern): libpulse and
+    /// the connection to the server for `pulse`, alsa-lib and its configuration files
+    /// otherwise. Loading and relocating those libraries, connecting and parsing the
+    /// configuration take milliseconds, most of `play`'s start-up beyond the process's own.
+    /// Opening later waits for whatever is still in progress (the loads are once-guarded, the
+    /// open takes the connection once made, and alsa-lib locks its configuration). The loading
+    /// is part of the start, so it runs at the caller's priority (a `StartBoost`'s).
     package static func prepare(_ device: String) {
         SystemThread.detachNewThread(inheritsPriority: true) {
-            if device == PulseOutput.deviceName && PulseOutput.isAvailable { return }
+            if device == PulseOutput.deviceName && PulseOutput.isAvailable {
+                PulseOutput.connectAhead()
+                return
+            }
             ALSADiagnostics.begin()
             _ = snd_config_update()
         }

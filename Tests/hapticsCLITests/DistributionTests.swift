@@ -40,6 +40,30 @@ struct DistributionTests {
         }
     }
 
+    @Test("the release binary starts without the runtime's argv scan of /proc/self/maps or libgcc_s, and reads its arguments whole")
+    func startUpWithoutArgvScanOrLibgcc() throws {
+        // What CStartup and -static-libgcc (Package.swift) take out of every start (issue #28).
+        let binary = try releaseBinary()
+        let grabber = try shell("nm '\(binary.path)' | grep -c argvGrabber || true")
+        #expect(grabber.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the runtime's CommandLine.cpp is linked again")
+        let libgcc = try shell("ls /usr/lib/gcc/*/*/libgcc_eh.a 2>/dev/null | head -n 1").output
+        if !libgcc.isEmpty {
+            let ldd = try shell("ldd '\(binary.path)'")
+            #expect(!ldd.output.contains("libgcc_s"), "libgcc_s is loaded rather than linked in: \(ldd.output)")
+        }
+        // The arguments come from the executable's constructor now: with spaces and non-ASCII,
+        // whole and in order.
+        let folder = try TemporaryFolder()
+        let names = ["a tap é.ahap", "b.ahap"]
+        for name in names {
+            try #"{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient"}}]}"#.write(
+                to: folder.url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let valid = try shell("cd '\(folder.path)' && '\(binary.path)' validate '\(names[0])' '\(names[1])'")
+        #expect(valid.status == 0, "\(valid.output)")
+        #expect(valid.output.split(separator: "\n") == names.map { "\($0): valid" }, "\(valid.output)")
+    }
+
     @Test("the release binary links FoundationEssentials only, not Foundation proper")
     func noFullFoundation() throws {
         // Foundation proper (with CoreFoundation and ICU's data) cost every run milliseconds

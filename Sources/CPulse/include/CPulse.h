@@ -19,6 +19,13 @@ int haptics_pulse_available(void);
 /// `timeout_ms`.
 int haptics_pulse_server_answers(const char *server, unsigned timeout_ms, char *message, size_t message_size);
 
+/// Connects to the server ahead of `haptics_pulse_open` (loading libpulse first), on a thread
+/// of the caller's that would otherwise wait: the next open for the same `application` takes
+/// the connection, waiting for it if it is still being made, and connects itself when this
+/// one failed (so that it reports why). Does nothing while another connection is made or
+/// waits, or when libpulse is missing. Waits for the server at most `timeout_ms`.
+void haptics_pulse_preconnect(const char *application, unsigned timeout_ms);
+
 /// Connects to the server (`$PULSE_SERVER`, else the user's default) and opens a playback
 /// stream on its default sink with a buffer of about `buffer_frames`, refilled `period_frames`
 /// at a time; playback starts once a period is queued. Waits for the server at most

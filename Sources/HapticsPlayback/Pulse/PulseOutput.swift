@@ -61,6 +61,17 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// Whether libpulse is installed (it is loaded on first use).
     package static var isAvailable: Bool { haptics_pulse_available() != 0 }
 
+    /// The client name the server lists for the stream.
+    static var applicationName: String { "haptics" }
+
+    /// Loads libpulse and connects to the server ahead of the first ``init(sampleRate:channelCount:latency:)``,
+    /// which takes the connection (waiting for it if it is still being made): for a thread
+    /// that would otherwise wait while the caller reads and compiles its pattern. A failed
+    /// connection is made again by the open, which says why.
+    package static func connectAhead() {
+        haptics_pulse_preconnect(applicationName, openTimeoutMilliseconds)
+    }
+
     /// Connects to the server and opens a stream on its default sink.
     ///
     /// - Throws: ``AudioOutputError/deviceUnavailable(device:reason:)`` when libpulse is
@@ -82,7 +93,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         let period = max(1, buffer / Int(ALSAConfiguration.periods(forBuffer: seconds)))
         var message = [CChar](repeating: 0, count: 256)
         let opened = haptics_pulse_open(
-            "haptics", UInt32(sampleRate), UInt32(channelCount), UInt32(buffer), UInt32(period), Self.openTimeoutMilliseconds,
+            Self.applicationName, UInt32(sampleRate), UInt32(channelCount), UInt32(buffer), UInt32(period), Self.openTimeoutMilliseconds,
             &message, message.count)
         guard let opened else {
             throw .deviceUnavailable(device: device, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -109,10 +109,19 @@ struct ArgumentSpec: Sendable {
     /// (paplay), `-r`.
     var shortNames: [String] {
         guard kind != .positional else { return [] }
-        return (short.map { ["-\($0)"] } ?? []) + (Self.conventionalShortNames[key] ?? [])
+        return (short.map { ["-\($0)"] } ?? []) + Self.conventionalShortNames(key)
     }
 
-    private static let conventionalShortNames = ["device": ["-D", "-d"], "rate": ["-r"]]
+    /// A switch, not a `[String: [String]]`: a dictionary's generic metadata is built at its
+    /// first use, and its `Hashable` requirement scans every conformance in the binary (0.1 ms
+    /// of every `play`, before it could start loading its device's library).
+    private static func conventionalShortNames(_ key: String) -> [String] {
+        switch key {
+        case "device": ["-D", "-d"]
+        case "rate": ["-r"]
+        default: []
+        }
+    }
 
     /// How messages and the synopsis name it: `--output <file>`, `<file> ...`, `--stats`.
     var synopsis: String {
