@@ -14,10 +14,9 @@ package enum AudioDevice {
     /// otherwise. Loading and relocating those libraries, connecting and parsing the
     /// configuration take milliseconds, most of `play`'s start-up beyond the process's own.
     /// Opening later waits for whatever is still in progress (the loads are once-guarded, the
-    /// open takes the connection once made, and alsa-lib locks its configuration). The loading
-    /// is part of the start, so it runs at the caller's priority (a `StartBoost`'s).
+    /// open takes the connection once made, and alsa-lib locks its configuration).
     package static func prepare(_ device: String) {
-        SystemThread.detachNewThread(inheritsPriority: true) {
+        SystemThread.detachNewThread {
             if device == PulseOutput.deviceName && PulseOutput.isAvailable {
                 PulseOutput.connectAhead()
                 return

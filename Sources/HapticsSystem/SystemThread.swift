@@ -11,14 +11,6 @@ package final class SystemThread: @unchecked Sendable {
     /// The thread's name as `top` and `ps -L` show it (at most 15 bytes are kept); set it
     /// before ``start()``.
     package var name: String?
-    /// Whether the thread starts with its creator's scheduling (set before ``start()``).
-    ///
-    /// Without it a thread starts at normal priority whatever its creator runs at: `play` runs
-    /// its start at real-time priority (`StartBoost` in HapticsPlayback), and a thread started
-    /// then (the signal watcher, the exit deadline, the engine's notifications) would keep it
-    /// for its whole life, ahead of every normal process. Only the threads that are part of
-    /// the start (loading the device's library) or set their own (the audio thread) inherit.
-    package var inheritsPriority = false
 
     package init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
@@ -27,18 +19,9 @@ package final class SystemThread: @unchecked Sendable {
     /// Starts the thread. It runs the closure once and ends; nothing waits for it.
     package func start() {
         var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        if !inheritsPriority {
-            var normal = sched_param()
-            pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
-            pthread_attr_setschedpolicy(&attributes, SCHED_OTHER)
-            pthread_attr_setschedparam(&attributes, &normal)
-        }
         let context = Unmanaged.passRetained(self).toOpaque()
         let result = pthread_create(
-            &thread, &attributes,
+            &thread, nil,
             { context in
                 let this = Unmanaged<SystemThread>.fromOpaque(context!).takeRetainedValue()
                 if let name = this.name {
@@ -62,11 +45,9 @@ package final class SystemThread: @unchecked Sendable {
         pthread_detach(thread)
     }
 
-    /// Runs a closure on a new thread (at normal priority unless `inheritsPriority`).
-    package static func detachNewThread(inheritsPriority: Bool = false, _ body: @escaping @Sendable () -> Void) {
-        let thread = SystemThread(body)
-        thread.inheritsPriority = inheritsPriority
-        thread.start()
+    /// Runs a closure on a new thread.
+    package static func detachNewThread(_ body: @escaping @Sendable () -> Void) {
+        SystemThread(body).start()
     }
 }
 

@@ -376,8 +376,6 @@ public final class HapticEngine: @unchecked Sendable {
             done.signal()
         }
         thread.name = "haptics-audio"
-        // It sets its own priority, and keeps a real-time creator's where it may not.
-        thread.inheritsPriority = true
         let reset = state.withLock { s -> (@Sendable () -> Void)? in
             let recovering = s.outputError != nil
             s.output = opened

@@ -33,11 +33,12 @@ package enum RealtimePriority {
     /// spent its tail runnable, waiting for a core; its p99 went from 117 ms to 64 ms).
     ///
     /// SCHED_FIFO at priority 1, below every other real-time thread (the sound server's, the
-    /// audio thread's 40), above all normal ones. Of the threads started meanwhile only those
-    /// that are part of the start inherit it (the loading of the device's library, and the
-    /// audio thread, which sets its own: ``raiseCurrentThread(name:realtime:)``); the others
-    /// start at normal priority (`SystemThread.inheritsPriority`). A thread that was
-    /// real-time already (the user's `chrt`) is left as it was.
+    /// audio thread's 40), above all normal ones. Threads started meanwhile inherit it: the
+    /// loading of the device's library, and threads that wait and then work for microseconds
+    /// (the signal watcher, the exit deadline it starts, the engine's notifications), which so
+    /// answer a Ctrl-C on time on a busy machine too; an audio thread sets its own
+    /// (``raiseCurrentThread(name:realtime:)``). A thread that was real-time already (the
+    /// user's `chrt`) is left as it was.
     ///
     /// The caller bounds what runs raised: `play` boosts only a start whose input is small
     /// (a preset, a file of at most 256 KiB), so a large or hostile file is never read,

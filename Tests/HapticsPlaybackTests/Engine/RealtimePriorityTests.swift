@@ -3,7 +3,6 @@ import Glibc
 import Synchronization
 import Testing
 @testable import HapticsPlayback
-import HapticsSystem
 
 /// Runs `body` on a thread of its own (so the runner's threads keep their scheduling) and
 /// returns what it returned. With `realtime`, the thread first makes itself SCHED_FIFO 5, as a
@@ -88,24 +87,13 @@ struct RealtimePriorityTests {
         #expect(seen.1 == .normal)
     }
 
-    /// Only the threads that are part of the start keep the boost (the library's loading);
-    /// the others (a signal watcher, a deadline) would keep it for the whole play.
-    @Test func onlyThreadsThatInheritPriorityKeepAStartBoost() {
-        let seen = onNewThread { () -> [Scheduling] in
+    @Test func threadsStartedDuringAStartBoostInheritIt() {
+        let inherited = onNewThread { () -> Scheduling in
             let boost = RealtimePriority.StartBoost()
             defer { boost.end() }
-            return [false, true].map { inherits in
-                let result = Mutex<Scheduling?>(nil)
-                let done = SystemSemaphore(value: 0)
-                SystemThread.detachNewThread(inheritsPriority: inherits) {
-                    result.withLock { $0 = scheduling() }
-                    done.signal()
-                }
-                done.wait()
-                return result.withLock { $0! }
-            }
+            return onNewThread { scheduling() }
         }
-        #expect(seen == [.normal, .fifo(1)])
+        #expect(inherited == .fifo(1))
     }
 
     /// A device that does not pace its writer (null, a file) lets the audio thread render as
