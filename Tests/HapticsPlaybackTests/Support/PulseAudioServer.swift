@@ -157,9 +157,15 @@ final class MonitorRecording {
     /// so that what was played before the call has reached the recording however late the
     /// server runs on a loaded machine.
     func waitForMore(seconds: Double) throws {
-        let target = framesRecorded + Int(seconds * Double(sampleRate))
-        try Wait.require("the monitor delivered \(seconds) s more audio", timeout: .seconds(10), interval: .milliseconds(10)) {
-            framesRecorded >= target
+        let start = framesRecorded
+        let target = start + Int(seconds * Double(sampleRate))
+        let process = self.process
+        let delivered = Wait.until(timeout: .seconds(10), interval: .milliseconds(10)) { framesRecorded >= target || !process.isRunning }
+        guard delivered, framesRecorded >= target else {
+            // Which side stopped: parec (exited, or starved while the file stood still) or the sink.
+            throw RecordingFailed(
+                description: "the monitor delivered \(framesRecorded - start) of \(target - start) frames in 10 s; parec "
+                    + (process.isRunning ? "still running" : "exited (\(process.waitForTermination()))"))
         }
     }
 
