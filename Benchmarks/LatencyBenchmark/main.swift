@@ -167,18 +167,24 @@ for _ in 0..<plays {
     if hasFloor { spawnRound([floorProgram], into: &floor) }
     for (i, baseline) in baselines.enumerated() { spawnRound([baseline, "play", clickFiles.ahap, "--device", "pulse"], into: &cliBaselines[i]) }
 }
-if spawnedOnly {
-    func summary(_ values: [Double]) -> String {
-        String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms", percentile(values, 0.5), percentile(values, 0.99), values.max()!)
-    }
-    print("\(plays) alternated rounds, spawned → first non-zero sample\(missed > 0 ? " (\(missed) plays never heard)" : ""):")
-    print("  haptics play: \(summary(cli)); over 20 ms: \(cli.filter { $0 > 20 }.count)")
-    print("  paplay:       \(summary(anchor)); over 20 ms: \(anchor.filter { $0 > 20 }.count)")
-    if !floor.isEmpty { print("  pulse-floor:  \(summary(floor)); over 20 ms: \(floor.filter { $0 > 20 }.count)") }
+/// p50, p99, min and max of a series of latencies, and how many rounds were over 20 ms (the tail).
+func summary(_ values: [Double]) -> String {
+    String(format: "p50 %.1f ms, p99 %.1f ms, min %.1f ms, max %.1f ms", percentile(values, 0.5), percentile(values, 0.99), values.min()!, values.max()!)
+        + "; over 20 ms: \(values.filter { $0 > 20 }.count)"
+}
+/// The spawned programs' rows (this build's play, paplay, the floor, the baselines) and the slow rounds.
+@MainActor func printSpawnedRows() {
+    print("  haptics play (CLI):        \(summary(cli))")
+    print("  paplay:                    \(summary(anchor))")
+    if !floor.isEmpty { print("  pulse-floor:               \(summary(floor))") }
     for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty {
         print("  \(baseline) play: \(summary(values))\(pairedDifferences(values))")
     }
     printSlowRounds()
+}
+if spawnedOnly {
+    print("\(plays) alternated rounds, spawned → first non-zero sample\(missed > 0 ? " (\(missed) plays never heard)" : ""):")
+    printSpawnedRows()
     exit(0)
 }
 let underrunCounts = (standard: underruns(standardOutput), low: underruns(lowOutput))
@@ -268,19 +274,10 @@ print(
         format: "| Idle engine after its idle timeout (auto-shutdown, 0.5 s; %@): wake-ups per second, CPU per hour | %.1f/s, %.0f ms/h | – | – | 0 | %@ |",
         shutdownRunning ? "still running" : "stopped", parked.wakeUps, parked.cpuPerHour, parked.wakeUps == 0 && !shutdownRunning ? "✅" : "❌"))
 
-func summary(_ values: [Double]) -> String {
-    String(format: "p50 %.1f ms, p99 %.1f ms, min %.1f ms, max %.1f ms", percentile(values, 0.5), percentile(values, 0.99), values.min()!, values.max()!)
-}
 print("\(plays) rounds, start → first non-zero sample on the null sink's monitor\(missed > 0 ? " (\(missed) plays never heard)" : ""):")
 print("  library, standard (20 ms): \(summary(library))")
 print("  library, low latency:      \(summary(libraryLow))")
-print("  haptics play (CLI):        \(summary(cli))")
-print("  paplay:                    \(summary(anchor))")
-if !floor.isEmpty { print("  pulse-floor:               \(summary(floor))") }
-for (baseline, values) in zip(baselines, cliBaselines) where !values.isEmpty {
-    print("  \(baseline) play: \(summary(values))\(pairedDifferences(values))")
-}
-printSlowRounds()
+printSpawnedRows()
 print(
     "  underruns the engines' outputs recovered from meanwhile (mostly while idle, between clicks): standard \(underrunCounts.standard), low latency \(underrunCounts.low)"
 )
