@@ -64,6 +64,12 @@ package final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// A write to a child that has ended (its ``inputPipe``) fails with EPIPE instead of
+    /// killing this whole process with SIGPIPE: a test suite then records one failure where it
+    /// died mid-run (exit by signal 13, every other test's result lost). Children get the
+    /// default action back (the spawn resets it).
+    private static let brokenPipesAreErrors: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     package let pid: pid_t
     /// This process's end of the child's standard input, when that is ``Stream/pipe``.
     package let inputPipe: FileHandle?
@@ -89,6 +95,7 @@ package final class ChildProcess: @unchecked Sendable {
         _ arguments: [String], environment: [String: String]?, standardInput: Stream = .null, standardOutput: Stream = .null,
         standardError: Stream = .null, workingDirectory: URL? = nil, diesWithParent: Bool = false
     ) throws(SpawnError) {
+        _ = Self.brokenPipesAreErrors
         var command = arguments
         if diesWithParent, let setpriv = executable("setpriv") {
             command = [setpriv, "--pdeathsig", "TERM", "--"] + command

@@ -35,6 +35,16 @@ struct ChildProcessTests {
         #expect(cat.wait(timeout: .seconds(30)) == 0, "end of file on its input did not end cat")
     }
 
+    /// A client process that died while a test wrote to it killed the whole suite with SIGPIPE
+    /// (exit by signal 13 in CI, every other result lost).
+    @Test("writing to a child that has ended throws EPIPE; this process goes on")
+    func writingToAnEndedChild() throws {
+        let child = try ChildProcess(["/bin/sh", "-c", "exit 0"], environment: nil, standardInput: .pipe)
+        let input = try #require(child.inputPipe)
+        #expect(child.wait(timeout: .seconds(30)) == 0)
+        #expect(throws: (any Error).self) { try input.write(contentsOf: Data("after the end\n".utf8)) }
+    }
+
     @Test("standard output and error as two pipes keep apart what the child wrote to each")
     func outputAndErrorPipes() throws {
         let child = try ChildProcess(
