@@ -126,9 +126,10 @@ let package = Package(
                         + (hasStaticLibstdcxx ? ["-L\(packageRoot)/Linker"] : []) + staticLibgcc)
             ]
         ),
-        // What the static Swift runtime's start-up does that `haptics` does cheaper: the command
-        // line kept from the executable's constructor instead of found in /proc/self/maps.
-        .target(name: "CStartup"),
+        // What `haptics` does before the Swift runtime starts: the command line kept from the
+        // executable's constructor instead of found in /proc/self/maps, and `play --device
+        // pulse`'s connection to the server begun there.
+        .target(name: "CStartup", dependencies: ["CPulse"]),
         // Build-time embedding of Patterns/*.ahap so a copied binary needs no resources.
         .executableTarget(name: "embed-patterns", path: "Plugins/EmbedPatternsTool"),
         .plugin(name: "EmbedPatterns", capability: .buildTool(), dependencies: ["embed-patterns"]),

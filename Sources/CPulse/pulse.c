@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,7 +245,12 @@ static struct {
     pa_context *context;
 } preconnected = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
 
-void haptics_pulse_preconnect(const char *application, unsigned timeout_ms) {
+/// Whether `haptics_pulse_preconnect_in_background` was called: that connection is the one
+/// made ahead for the program's start, and a later call to connect ahead (`play`'s
+/// `AudioDevice.prepare`) must not make a second one once the open has taken the first.
+static atomic_int began_in_background;
+
+static void preconnect(const char *application, unsigned timeout_ms) {
     if (!haptics_pulse_available() || strlen(application) >= sizeof preconnected.application) return;
     pthread_mutex_lock(&preconnected.lock);
     int busy = preconnected.connecting || preconnected.context;
@@ -281,6 +287,39 @@ void haptics_pulse_preconnect(const char *application, unsigned timeout_ms) {
     preconnected.connecting = 0;
     pthread_cond_broadcast(&preconnected.changed);
     pthread_mutex_unlock(&preconnected.lock);
+}
+
+void haptics_pulse_preconnect(const char *application, unsigned timeout_ms) {
+    if (!atomic_load(&began_in_background)) preconnect(application, timeout_ms);
+}
+
+static void *preconnect_thread(void *unused) {
+    (void)unused;
+    preconnect(HAPTICS_PULSE_APPLICATION, HAPTICS_PULSE_OPEN_TIMEOUT_MS);
+    return NULL;
+}
+
+int haptics_pulse_connects_in_background(void) { return atomic_load(&began_in_background); }
+
+void haptics_pulse_preconnect_in_background(void) {
+    atomic_store(&began_in_background, 1);
+    pthread_t thread;
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    // Real-time where allowed (root, an rtprio limit), as the start boost raises `play`: the
+    // start waits for this connection. A process that is real-time already (the user's
+    // `chrt`) passes its own priority on.
+    int policy = sched_getscheduler(0);
+    struct sched_param parameters = {.sched_priority = 1};
+    int started = policy != SCHED_FIFO && policy != SCHED_RR && pthread_attr_setinheritsched(&attributes, PTHREAD_EXPLICIT_SCHED) == 0 &&
+                  pthread_attr_setschedpolicy(&attributes, SCHED_FIFO) == 0 && pthread_attr_setschedparam(&attributes, &parameters) == 0 &&
+                  pthread_create(&thread, &attributes, preconnect_thread, NULL) == 0;
+    if (!started) {
+        pthread_attr_setinheritsched(&attributes, PTHREAD_INHERIT_SCHED);
+        pthread_create(&thread, &attributes, preconnect_thread, NULL);
+    }
+    pthread_attr_destroy(&attributes);
 }
 
 /// Takes the connection `haptics_pulse_preconnect` made for `application` into `s`, once it

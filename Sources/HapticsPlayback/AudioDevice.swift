@@ -16,6 +16,9 @@ package enum AudioDevice {
     /// Opening later waits for whatever is still in progress (the loads are once-guarded, the
     /// open takes the connection once made, and alsa-lib locks its configuration).
     package static func prepare(_ device: String) {
+        // Started before the runtime, from the command line: a thread made now would only wait
+        // (a thread's start waits for the loader, which is loading libpulse).
+        if device == PulseOutput.deviceName && PulseOutput.connectsEarly { return }
         SystemThread.detachNewThread {
             if device == PulseOutput.deviceName && PulseOutput.isAvailable {
                 PulseOutput.connectAhead()

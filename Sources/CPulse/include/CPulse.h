@@ -23,8 +23,24 @@ int haptics_pulse_server_answers(const char *server, unsigned timeout_ms, char *
 /// of the caller's that would otherwise wait: the next open for the same `application` takes
 /// the connection, waiting for it if it is still being made, and connects itself when this
 /// one failed (so that it reports why). Does nothing while another connection is made or
-/// waits, or when libpulse is missing. Waits for the server at most `timeout_ms`.
+/// waits, when libpulse is missing, or once `haptics_pulse_preconnect_in_background` made the
+/// program's connection ahead. Waits for the server at most `timeout_ms`.
 void haptics_pulse_preconnect(const char *application, unsigned timeout_ms);
+
+/// The client name the server lists for this program's streams.
+#define HAPTICS_PULSE_APPLICATION "haptics"
+/// How long opening (or connecting ahead) waits for the server: a frozen one never answers.
+#define HAPTICS_PULSE_OPEN_TIMEOUT_MS 3000u
+
+/// `haptics_pulse_preconnect(HAPTICS_PULSE_APPLICATION, HAPTICS_PULSE_OPEN_TIMEOUT_MS)` on a
+/// thread of its own, returning at once: for a program's constructor, which knows from its
+/// command line that it will play on the server before the rest of the program has started
+/// (`haptics play --device pulse`). The thread runs at real-time priority 1 where the system
+/// allows it, as `play`'s start does; its work is bounded (a load and a handshake).
+void haptics_pulse_preconnect_in_background(void);
+
+/// Whether `haptics_pulse_preconnect_in_background` was called in this process: 1 or 0.
+int haptics_pulse_connects_in_background(void);
 
 /// Connects to the server (`$PULSE_SERVER`, else the user's default) and opens a playback
 /// stream on its default sink with a buffer of about `buffer_frames`, refilled `period_frames`

@@ -34,7 +34,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// How long opening waits for the server: a frozen one never answers.
-    static let openTimeoutMilliseconds: UInt32 = 3000
+    static let openTimeoutMilliseconds: UInt32 = HAPTICS_PULSE_OPEN_TIMEOUT_MS
 
     package let sampleRate: Int
     package let channelCount: Int
@@ -62,7 +62,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     package static var isAvailable: Bool { haptics_pulse_available() != 0 }
 
     /// The client name the server lists for the stream.
-    static var applicationName: String { "haptics" }
+    static var applicationName: String { HAPTICS_PULSE_APPLICATION }
 
     /// Loads libpulse and connects to the server ahead of the first ``init(sampleRate:channelCount:latency:)``,
     /// which takes the connection (waiting for it if it is still being made): for a thread
@@ -71,6 +71,11 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     package static func connectAhead() {
         haptics_pulse_preconnect(applicationName, openTimeoutMilliseconds)
     }
+
+    /// Whether the program's constructor began connecting ahead already (`haptics play
+    /// --device pulse`: see `CStartup/connect_early.c`), so that ``connectAhead()`` has nothing
+    /// to do.
+    package static var connectsEarly: Bool { haptics_pulse_connects_in_background() != 0 }
 
     /// Connects to the server and opens a stream on its default sink.
     ///

@@ -120,8 +120,10 @@ final class MonitorRecording {
     let channelCount: Int
     let sampleRate: Int
     private let process: ChildProcess
+    private unowned let server: PulseAudioServer
 
     fileprivate init(server: PulseAudioServer) throws {
+        self.server = server
         file = server.directory.appendingPathComponent("monitor-\(UUID().uuidString.prefix(8)).raw")
         channelCount = server.channelCount
         sampleRate = server.sampleRate
@@ -162,11 +164,28 @@ final class MonitorRecording {
         let process = self.process
         let delivered = Wait.until(timeout: .seconds(10), interval: .milliseconds(10)) { framesRecorded >= target || !process.isRunning }
         guard delivered, framesRecorded >= target else {
-            // Which side stopped: parec (exited, or starved while the file stood still) or the sink.
+            // Which side stopped: parec (exited, or starved while the file stood still) or the
+            // server, with each one's threads as the kernel sees them and the server's last words.
             throw RecordingFailed(
                 description: "the monitor delivered \(framesRecorded - start) of \(target - start) frames in 10 s; parec "
-                    + (process.isRunning ? "still running" : "exited (\(process.waitForTermination()))"))
+                    + (process.isRunning ? "still running: \(Self.threads(of: process.pid))" : "exited (\(process.waitForTermination()))")
+                    + "; server: \(server.processIdentifier.map(Self.threads(of:)) ?? "gone"), log: \(server.logTail())")
         }
+    }
+
+    /// Each thread of `pid` as "name state wchan cpu-ticks", from /proc.
+    static func threads(of pid: pid_t) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { task -> String in
+            let folder = "/proc/\(pid)/task/\(task)/"
+            let stat = (try? String(contentsOfFile: folder + "stat", encoding: .utf8)) ?? ""
+            let wchan = (try? String(contentsOfFile: folder + "wchan", encoding: .utf8)) ?? "?"
+            // "pid (name) state …": the name may hold spaces, so split after its parenthesis.
+            guard let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(") else { return task }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            let ticks = fields.count > 12 ? "\((Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0))" : "?"
+            return "\(stat[stat.index(after: open)..<close]) \(fields.first ?? "?") \(wchan) \(ticks)"
+        }.joined(separator: ", ")
     }
 
     /// Stops recording and returns the interleaved samples.
