@@ -2,16 +2,20 @@
 // linked like `haptics`, that does only what any such program must before the click is heard:
 // start (exec → main), load libpulse and its libraries, connect, open the stream as
 // `PulseOutput` does (CPulse, 20 ms buffer, 48 kHz mono) and write one buffer holding the
-// click. No arguments are parsed, no pattern compiled, no engine or thread started.
-// LatencyBenchmark spawns it beside `haptics play` and paplay: what it measures above paplay
-// is the cost of the static Swift runtime and of loading libpulse after exec rather than at it.
+// click. LatencyBenchmark spawns it with play's words (`play --device pulse`), so that its
+// constructor begins loading libpulse and connecting before the runtime starts, as `haptics`'s
+// does (CStartup), and the open takes that connection; nothing else reads the arguments, no
+// pattern is compiled, no engine or thread started. What it measures above paplay is the cost
+// of a static Swift binary's start before its first constructor, and of the runtime's start
+// beside the loading; what `haptics play` measures above it is play's own work (the command
+// line, the pattern, the engine and its audio thread).
 import CPulse
 import Glibc
 
 let rate: UInt32 = 48_000
 let buffer: UInt32 = 960
 var message = [CChar](repeating: 0, count: 256)
-guard let stream = haptics_pulse_open("pulse-floor", rate, 1, buffer, buffer / 3, 3000, &message, message.count) else {
+guard let stream = haptics_pulse_open(HAPTICS_PULSE_APPLICATION, rate, 1, buffer, buffer / 3, HAPTICS_PULSE_OPEN_TIMEOUT_MS, &message, message.count) else {
     let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     let line = Array("pulse-floor: \(reason)\n".utf8)
     _ = line.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
