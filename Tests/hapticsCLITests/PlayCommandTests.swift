@@ -138,22 +138,29 @@ struct PlayCommandTests {
 
         // Signal once sound reaches the file: the player has started, so the signal watcher is
         // installed (it is set up before the player starts). Polling looks at the size first,
-        // because the player's render thread, unpaced here, keeps a core busy until then.
-        var sounding = false
-        var checkedSize = 0
-        try await Wait.suspendingUntil(timeout: .seconds(10)) {
-            guard running.process.isRunning else { return true }
-            let size = (try? FileManager.default.attributesOfItem(atPath: capture.path)[.size] as? Int) ?? 0
-            // A quarter megabyte is over a second of sound, more than the checks below read.
-            guard size >= max(checkedSize + 64 * 1024, 256 * 1024), let handle = try? FileHandle(forReadingFrom: capture) else { return false }
-            defer { try? handle.close() }
-            checkedSize = size
-            try handle.seek(toOffset: UInt64(size - 64 * 1024))
-            sounding = (try handle.read(upToCount: 64 * 1024) ?? Data()).contains { $0 != 0 }
+        // because the player's render thread, unpaced here, keeps a core busy until then. On a
+        // thread of its own, and the signal sent from there: the writer fills the file at CPU
+        // speed, and a poll on the tests' shared threads, held up behind minute-long tests,
+        // once signalled after 2.3 GB, past what a WAV header's size can say.
+        let process = running.process
+        let sounding = try await runOnDedicatedThread { () -> Bool in
+            var sounding = false
+            var checkedSize = 0
+            _ = Wait.until(timeout: .seconds(10), interval: .milliseconds(2)) {
+                guard process.isRunning else { return true }
+                let size = (try? FileManager.default.attributesOfItem(atPath: capture.path)[.size] as? Int) ?? 0
+                // A quarter megabyte is over a second of sound, more than the checks below read.
+                guard size >= max(checkedSize + 64 * 1024, 256 * 1024), let handle = try? FileHandle(forReadingFrom: capture) else { return false }
+                defer { try? handle.close() }
+                checkedSize = size
+                guard (try? handle.seek(toOffset: UInt64(size - 64 * 1024))) != nil else { return false }
+                sounding = ((try? handle.read(upToCount: 64 * 1024)) ?? Data()).contains { $0 != 0 }
+                return sounding
+            }
+            if sounding { process.send(signal) }
             return sounding
         }
         try #require(sounding, "no sound reached \(capture.lastPathComponent)")
-        running.send(signal)
         // Measured here: about 3 ms from the signal to the exit. The timeout only catches a
         // process that ignores the signal (it would fill the disk at CPU speed).
         let outcome = try await running.wait(timeout: .seconds(5))

@@ -220,14 +220,3 @@ actor AsyncLock {
         }
     }
 }
-
-/// Runs blocking work (device writes, waiting for processes) on a thread of its own rather
-/// than on one of the few threads Swift concurrency shares between tests.
-func runOnDedicatedThread<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Swift.Result { try body() })
-        }
-        thread.start()
-    }
-}
