@@ -22,7 +22,14 @@ package final class MonitorListener: @unchecked Sendable {
         pipeRead = fds[0]
         recorder = ChildProcess(
             [
-                parec, "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
+                // Big-endian, which the sink's Float32 is not: the server converts every block
+                // it sends (a byte swap, exact). In the sink's own format it forwards the
+                // blocks a client wrote through shared memory as they are, and pulseaudio
+                // 16.1 cannot send another client's memfd block ("Falling back to copying
+                // full block data over socket"): its accounting of imported blocks then goes
+                // wrong, and it aborts on an assertion (`n_imported > 0`, memblock.c) when
+                // that client disconnects (the real-time tests under load saw it die so).
+                parec, "--device=\(server.sinkName).monitor", "--raw", "--format=float32be",
                 "--rate=\(server.sampleRate)", "--channels=1", "--latency-msec=1",
             ], standardOutput: fds[1])
         close(fds[1])
@@ -52,9 +59,9 @@ package final class MonitorListener: @unchecked Sendable {
             let time = now()
             let total = carry + count
             let samples = total / 4
-            let floats = buffer.bindMemory(to: Float.self, capacity: samples)
+            let words = buffer.bindMemory(to: UInt32.self, capacity: samples)
             var sounding = false
-            for i in 0..<samples where floats[i] != 0 {
+            for i in 0..<samples where Float(bitPattern: UInt32(bigEndian: words[i])) != 0 {
                 sounding = true
                 break
             }

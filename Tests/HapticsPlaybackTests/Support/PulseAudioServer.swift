@@ -133,7 +133,9 @@ final class MonitorRecording {
         process = try ChildProcess(
             parec,
             [
-                "--device=\(server.sinkName).monitor", "--raw", "--format=float32le",
+                // Big-endian: see `MonitorListener` (a byte swap the server makes, exact, so
+                // that it never forwards our client's blocks to parec: pulseaudio 16.1 aborts).
+                "--device=\(server.sinkName).monitor", "--raw", "--format=float32be",
                 "--rate=\(server.sampleRate)", "--channels=\(server.channelCount)", "--latency-msec=10",
             ], environment: server.environment, standardOutput: file, diesWithParent: true)
 
@@ -194,7 +196,7 @@ final class MonitorRecording {
         if process.wait(timeout: .seconds(5)) == nil { process.terminate() }
         let bytes = try Data(contentsOf: file)
         return bytes.withUnsafeBytes { raw in
-            stride(from: 0, to: raw.count - 3, by: 4).map { Float(bitPattern: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self).littleEndian) }
+            stride(from: 0, to: raw.count - 3, by: 4).map { Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self))) }
         }
     }
 }
