@@ -75,7 +75,7 @@ static pthread_once_t pulse_once = PTHREAD_ONCE_INIT;
 static void pulse_load(void) {
     // Lazily bound, as paplay's loader binds them. Most of the 25 libraries libpulse brings
     // are marked to be bound at load whatever the mode; the rest (libsndfile and its codecs,
-    // X11, xcb) are never called by a stream, and RTLD_NOW bound their 1,300 calls as well:
+    // X11, xcb) are never called by a stream, and RTLD_NOW bound their 1,244 calls as well:
     // 0.26-0.39 ms of a spawned play's start (issue #28). The functions below are looked up
     // here all the same, so no call of ours into libpulse is ever resolved on the audio thread.
     void *library = dlopen("libpulse.so.0", RTLD_LAZY | RTLD_LOCAL);
