@@ -160,7 +160,9 @@ let package = Package(
 
         // Helpers the test targets share (once): the corpus, signal measurements, WAV files,
         // scratch folders, running the CLI, waiting on conditions, the real-time gate.
-        .target(name: "HapticsTestSupport", dependencies: ["BenchmarkSupport", "HapticsPlayback"], path: "Tests/HapticsTestSupport"),
+        .target(name: "HapticsTestSupport", dependencies: ["BenchmarkSupport", "HapticsPlayback", "CTestSupport"], path: "Tests/HapticsTestSupport"),
+        // The test process names the signal that ends it and its sender: `swift test` does not.
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         .testTarget(
             name: "HapticsCoreTests",
             dependencies: ["HapticsCore", "HapticsTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

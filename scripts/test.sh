@@ -33,15 +33,47 @@ release_build() {
   fi
 }
 release_build -c release --static-swift-stdlib --product haptics
+# The tests swift-testing's console output shows as started and never passed, failed,
+# skipped or cancelled. The symbols are matched as alternatives: mawk's brackets take bytes.
+unfinished_tests() {
+  awk '
+    /^◇ Test .* started\.$/ && !/^◇ Test (case |run )/ {
+      name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name); open[name]++
+    }
+    /^(✔|✘|➜) Test / && !/^(✔|✘|➜) Test run / {
+      name = $0; sub(/^(✔|✘|➜) Test /, "", name)
+      if (sub(/ (with [0-9]+ test cases? )?(passed|failed) after .*$/, "", name) || sub(/ (was )?(cancelled|skipped).*$/, "", name)) open[name]--
+    }
+    END { for (name in open) if (open[name] > 0) print "  " name }' "$1"
+}
+# How many processes the kernel's out-of-memory killer has ended since boot (a SIGKILL,
+# which no handler can report).
+oom_kills() { awk '$1 == "oom_kill" { print $2 }' /proc/vmstat 2>/dev/null; }
 # Runs `swift test` and, when it fails, repeats every recorded issue at the end: a CI log is
 # often read from its tail, where swift-testing prints only the summary.
 run_tests() {
-  local output status=0
+  local output status=0 ooms_before
   output=$(mktemp)
+  ooms_before=$(oom_kills)
   swift test --skip-build "$@" 2>&1 | tee "$output" || status=$?
   if [ "$status" -ne 0 ]; then
-    echo "error: swift test $* failed (exit $status); the issues it recorded:" >&2
-    grep -E -A4 'recorded an issue|Caught error|fatal error|Fatal error' "$output" >&2 || tail -n 40 "$output" >&2
+    if grep -q -E '^(✔|✘) Test run with' "$output"; then
+      echo "error: swift test $* failed (exit $status); the issues it recorded:" >&2
+      grep -E -A4 'recorded an issue|Caught error|fatal error|Fatal error' "$output" >&2 || tail -n 40 "$output" >&2
+    else
+      # No summary: the test process died. swift test 6.3 says nothing when a signal or an
+      # exit() ends it (a crash at least prints a backtrace above), so name what was running.
+      echo "error: swift test $* failed (exit $status) without its summary: the test process died mid-run." >&2
+      # What says why: our signal line (Tests/CTestSupport), or the Swift runtime's crash report.
+      grep -E -A12 '^test process: ended by signal|\*\*\* Program crashed|Fatal error' "$output" >&2 || true
+      if [ "$(oom_kills)" != "$ooms_before" ]; then
+        echo "The kernel's out-of-memory killer ended a process meanwhile ($ooms_before kills before, $(oom_kills) after)." >&2
+      fi
+      echo "The tests that had started and not ended:" >&2
+      unfinished_tests "$output" >&2
+      echo "Its last lines:" >&2
+      tail -n 40 "$output" >&2
+    fi
   fi
   rm -f "$output"
   return "$status"

@@ -236,18 +236,29 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Sends `signal` to the child if it is still running.
     package func send(_ signal: Int32) {
-        if isRunning { kill(pid, signal) }
+        _ = signalUnlessReaped(signal)
     }
 
     /// Sends `signal` and waits at most `timeout` for the exit (then kills it): the exit
     /// status, or nil when it had to be killed.
     @discardableResult
     package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) -> Int32? {
-        if let status = exitStatus { return status }
-        kill(pid, signal)
+        if let ended = signalUnlessReaped(signal) { return ended.status }
         if let status = wait(timeout: timeout) { return status }
-        kill(pid, SIGKILL)
+        _ = signalUnlessReaped(SIGKILL)
         _ = reap(blocking: true)
+        return nil
+    }
+
+    /// Sends `signal` unless the child has been reaped, and returns how it ended if it has. The
+    /// check and the signal are one step under the lock: once reaped, the pid is free, and the
+    /// kernel hands it to the next process or thread (pid_max is 32,768 on many machines, and
+    /// a test run starts about 10,000), which may be a thread of this very process.
+    private func signalUnlessReaped(_ signal: Int32) -> Termination? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let ended = reapLocked(blocking: false) { return ended }
+        kill(pid, signal)
         return nil
     }
 
@@ -257,6 +268,10 @@ package final class ChildProcess: @unchecked Sendable {
     private func reap(blocking: Bool) -> Termination? {
         lock.lock()
         defer { lock.unlock() }
+        return reapLocked(blocking: blocking)
+    }
+
+    private func reapLocked(blocking: Bool) -> Termination? {
         if let termination { return termination }
         var status: Int32 = 0
         var usage = rusage()

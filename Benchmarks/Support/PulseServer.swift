@@ -117,8 +117,11 @@ package final class PulseServer: @unchecked Sendable {
         for key in ["PULSE_SERVER", "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH"] { setenv(key, environment[key]!, 1) }
     }
 
-    /// The server's process (to freeze it with SIGSTOP in fault tests).
+    /// The server's process id (for reading its /proc entries).
     package var processIdentifier: pid_t? { daemon?.pid }
+
+    /// Sends `signal` to the server while it runs (SIGSTOP freezes it in fault tests).
+    package func send(_ signal: Int32) { daemon?.send(signal) }
 
     /// Whether the server still runs.
     package var isRunning: Bool { daemon?.isRunning == true }

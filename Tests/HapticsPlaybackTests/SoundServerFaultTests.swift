@@ -33,12 +33,11 @@ struct SoundServerFaultTests {
     func frozenServer(signal: Int32) async throws {
         let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
         try await PulseAudioServer.withServer { server in
-            let serverProcess = try #require(server.processIdentifier)
             let player = try ChildProcess(haptics, ["play", "success", "--loop", "--device", "pulse"], environment: server.environment)
             defer { player.terminate() }
             try #require(try waitForStream(server, player), "the player never connected to the server")
-            kill(serverProcess, SIGSTOP)
-            defer { kill(serverProcess, SIGCONT) }
+            server.send(SIGSTOP)
+            defer { server.send(SIGCONT) }
             // Kept (the behaviour under test): let the device's buffer run dry against the
             // frozen server, so that the audio thread is blocked inside alsa-lib.
             usleep(200_000)
@@ -76,14 +75,13 @@ struct SoundServerFaultTests {
     func killedServer() async throws {
         let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
         try await PulseAudioServer.withServer { server in
-            let serverProcess = try #require(server.processIdentifier)
             let errors = server.directory.appendingPathComponent("play-stderr.txt")
             let player = try ChildProcess(
                 haptics, ["play", "success", "--loop", "--device", "pulse"],
                 environment: server.environment, standardError: errors)
             defer { player.terminate() }
             try #require(try waitForStream(server, player), "the player never connected to the server")
-            kill(serverProcess, SIGKILL)
+            server.send(SIGKILL)
             // The liveness bound only: the connection drops at once, and alsa-lib reports it on
             // the next write or wait.
             var ending = player.waitForTermination(timeout: .seconds(10))
@@ -108,11 +106,10 @@ struct SoundServerFaultTests {
     func serverFrozenBeforeConnecting() async throws {
         let haptics = try #require(Self.haptics, "the haptics binary was not found next to the tests")
         try await PulseAudioServer.withServer { server in
-            let serverProcess = try #require(server.processIdentifier)
             let errors = server.directory.appendingPathComponent("play-stderr.txt")
             // The behaviour under test: a server that accepts the connection and never answers.
-            kill(serverProcess, SIGSTOP)
-            defer { kill(serverProcess, SIGCONT) }
+            server.send(SIGSTOP)
+            defer { server.send(SIGCONT) }
             let player = try ChildProcess(
                 haptics, ["play", "success", "--device", "pulse"], environment: server.environment, standardError: errors)
             defer { player.terminate() }
@@ -149,7 +146,7 @@ struct SoundServerFaultTests {
                 defer { player.terminate() }
                 // Kept: the signal's delay after spawn is the variable under test.
                 usleep(delay * 1000)
-                kill(player.pid, signal)
+                player.send(signal)
                 let ending = player.waitForTermination(timeout: .seconds(5))
                 #expect(ending != nil, "play hung after a signal \(delay) ms after spawn")
                 #expect(

@@ -171,7 +171,7 @@ extension ServiceHarness {
                 reloads += 1
                 let linesBefore = service.daemon.errorLines.count
                 try? Data(bytes).write(to: themeFile)
-                kill(service.daemon.pid, SIGHUP)
+                service.daemon.send(SIGHUP)
                 guard let id = try? client.trigger("button-pressed").id else {
                     Issue.record("\(label): the daemon stopped answering after a theme reload; stderr: \(service.daemon.errorOutput)")
                     return .failed
@@ -193,7 +193,7 @@ extension ServiceHarness {
             #expect(reloads > 5)
             // The original theme again: the daemon plays it.
             try Data(seed.utf8).write(to: themeFile)
-            kill(service.daemon.pid, SIGHUP)
+            service.daemon.send(SIGHUP)
             let id = try #require(try client.trigger("button-pressed").id)
             #expect(try client.waitForEnd(of: id) == Reason.natural.rawValue)
             #expect(service.daemon.isRunning)

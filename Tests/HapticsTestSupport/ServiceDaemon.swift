@@ -32,6 +32,8 @@ public final class ServiceDaemon: @unchecked Sendable {
 
     /// The daemon's process id.
     public var pid: pid_t { process.pid }
+    /// Sends `signal` to the daemon while it runs (SIGHUP reloads the theme).
+    public func send(_ signal: Int32) { process.send(signal) }
     public var isRunning: Bool { process.isRunning }
     /// Everything the daemon wrote on its standard error so far.
     public var errorOutput: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }

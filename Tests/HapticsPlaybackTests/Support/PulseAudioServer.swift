@@ -87,8 +87,11 @@ final class PulseAudioServer: @unchecked Sendable {
         try MonitorRecording(server: self)
     }
 
-    /// The server's process (to freeze it with SIGSTOP in fault tests).
+    /// The server's process id (for reading its /proc entries).
     var processIdentifier: pid_t? { server.processIdentifier }
+
+    /// Sends `signal` to the server while it runs: SIGSTOP freezes it, SIGKILL ends it.
+    func send(_ signal: Int32) { server.send(signal) }
 
     func stop() { server.stop() }
 
