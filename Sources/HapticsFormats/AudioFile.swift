@@ -194,8 +194,9 @@ final class SoundReader {
 }
 
 /// Catches what a C library writes on standard error (libmpg123 prints its complaints there)
-/// while a call runs, so a command prints one line of its own instead. Standard error is
-/// pointed at a memory file only for the call, not while progress is drawn.
+/// while a call runs, so a command prints one line of its own instead. The process's own lines
+/// written meanwhile, from any thread (a progress bar, a signal's last line), still reach the
+/// real standard error: ``StandardError`` sends them there.
 enum StandardErrorCapture {
     /// Runs `body`; returns its result and the first line written meanwhile, if any, without
     /// the library's `[source file:function():line]` prefix.
@@ -208,16 +209,9 @@ enum StandardErrorCapture {
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        let saved = dup(STDERR_FILENO)
-        guard saved >= 0, dup2(ends[1], STDERR_FILENO) >= 0 else {
-            close(ends[1])
-            if saved >= 0 { close(saved) }
-            return (body(), nil)
-        }
-        let result = body()
-        dup2(saved, STDERR_FILENO)
-        close(saved)
+        let (result, redirected) = StandardError.redirecting(to: ends[1], body)
         close(ends[1])
+        guard redirected else { return (result, nil) }
         var bytes = [UInt8](repeating: 0, count: 4096)
         let count = read(ends[0], &bytes, bytes.count)
         guard count > 0 else { return (result, nil) }

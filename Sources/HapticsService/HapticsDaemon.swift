@@ -162,9 +162,6 @@ package enum HapticsDaemon {
 
     /// One line on stderr, journal-friendly.
     static func log(_ line: String) {
-        var text = "haptics daemon: \(line)\n"
-        text.withUTF8 { bytes in
-            try? writeWhole(UnsafeRawBufferPointer(bytes)) { start, count, _ in write(STDERR_FILENO, start, count) }
-        }
+        StandardError.write("haptics daemon: \(line)\n")
     }
 }

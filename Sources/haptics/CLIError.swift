@@ -38,7 +38,7 @@ func writeStandardOutput(_ text: String) {
 /// coloured when colours are on (``Diagnostics``).
 func writeStandardError(_ line: String) {
     guard !Diagnostics.isSilenced(line) else { return }
-    writeAll(Diagnostics.styled(line) + "\n", to: STDERR_FILENO)
+    StandardError.write(Diagnostics.styled(line) + "\n")
 }
 
 /// Under `--verbose` (`-v`), one note on standard error saying what the command chose:
@@ -51,7 +51,7 @@ func writeVerboseNote(_ text: @autoclosure () -> String) {
 /// Writes the line a failing command ends with: never left out, its tool name red when
 /// colours are on, as clang's `error:`.
 func writeErrorLine(_ line: String) {
-    writeAll(Diagnostics.styled(line, isError: true) + "\n", to: STDERR_FILENO)
+    StandardError.write(Diagnostics.styled(line, isError: true) + "\n")
 }
 
 /// Straight to the descriptor, whole (short writes and EINTR are retried), without

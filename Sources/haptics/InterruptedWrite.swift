@@ -11,7 +11,9 @@ func removeUnfinishedFilesOnSignals() {
     watcher.onSignal {
         AtomicFile.removeTemporaryFiles()
         let signal = watcher.signal ?? SIGINT
-        writeStandardError("haptics: \(signal == SIGTERM ? "terminated" : "interrupted")")
-        _exit(128 + signal)
+        // The last line, even while a decoder's standard error is being captured, and nothing
+        // from the main thread's work after it.
+        let line = "haptics: \(signal == SIGTERM ? "terminated" : "interrupted")"
+        StandardError.exit(withLastLine: Diagnostics.styled(line) + "\n", code: 128 + signal)
     }
 }

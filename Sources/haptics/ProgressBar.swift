@@ -28,7 +28,7 @@ final class ProgressBar {
         let width = 30
         let filled = percent * width / 100
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        writeAll("\r\(label) \(bar) \(percent)%", to: STDERR_FILENO)
+        StandardError.write("\r\(label) \(bar) \(percent)%")
     }
 
     /// Runs work whose progress cannot be counted (reading and converting a file), showing the
@@ -65,13 +65,13 @@ final class ProgressBar {
         let bar = String(repeating: "░", count: at) + "█" + String(repeating: "░", count: width - 1 - at)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         shown = 0
-        writeAll("\r\(label) \(bar) \(seconds.fixed(1)) s", to: STDERR_FILENO)
+        StandardError.write("\r\(label) \(bar) \(seconds.fixed(1)) s")
     }
 
     /// Erases the bar.
     func finish() {
         guard enabled, shown >= 0 else { return }
-        writeAll("\r" + String(repeating: " ", count: label.count + 36) + "\r", to: STDERR_FILENO)
+        StandardError.write("\r" + String(repeating: " ", count: label.count + 36) + "\r")
         shown = -1
     }
 }

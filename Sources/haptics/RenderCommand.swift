@@ -209,7 +209,7 @@ struct RenderCommand: Command {
             let s = renderer.statistics
             let figures = StatisticsReport(statistics: s, includesAudio: audio)
             let text = try JSONDocument.text(figures)
-            if output == "-" { writeAll(text, to: STDERR_FILENO) } else { writeStandardOutput(text) }
+            if output == "-" { StandardError.write(text) } else { writeStandardOutput(text) }
         } else if stats {
             let s = renderer.statistics
             // A silent render (muted settings, zero gain) is -inf dBFS, not an invented floor.
