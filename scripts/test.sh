@@ -59,7 +59,10 @@ run_tests() {
   if [ "$status" -ne 0 ]; then
     if grep -q -E '^(✔|✘) Test run with' "$output"; then
       echo "error: swift test $* failed (exit $status); the issues it recorded:" >&2
-      grep -E -A4 'recorded an issue|Caught error|fatal error|Fatal error' "$output" >&2 || tail -n 40 "$output" >&2
+      # Without swift-testing's leading symbols: some CI logs leave out the lines that start
+      # with them (a failure then showed only the lines printed around it).
+      { grep -E -A4 'recorded an issue|Caught error|fatal error|Fatal error' "$output" || tail -n 40 "$output"; } \
+        | sed -E 's/^(✘|✔|◇|↳|➜|􀢄) ?/  /' >&2
     else
       # No summary: the test process died. swift test 6.3 says nothing when a signal or an
       # exit() ends it (a crash at least prints a backtrace above), so name what was running.
@@ -72,7 +75,7 @@ run_tests() {
       echo "The tests that had started and not ended:" >&2
       unfinished_tests "$output" >&2
       echo "Its last lines:" >&2
-      tail -n 40 "$output" >&2
+      tail -n 40 "$output" | sed -E 's/^(✘|✔|◇|↳|➜|􀢄) ?/  /' >&2
     fi
   fi
   rm -f "$output"
