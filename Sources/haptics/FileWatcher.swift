@@ -9,7 +9,7 @@ import HapticsSystem
 /// loop of authoring a pattern. Problems are printed each time; a bad edit never ends it.
 /// Ctrl-C ends it.
 struct WatchOptions {
-    static let arguments: [ArgumentSpec] = [.flag("watch", help: "Run again whenever the pattern file changes (stop with Ctrl-C).")]
+    static let arguments: [ArgumentSpec] = [.flag("watch", help: "Run again whenever the pattern file changes (stop with Ctrl-C: exit 130).")]
 
     var watch: Bool
 
@@ -186,13 +186,9 @@ final class FileWatcher: @unchecked Sendable {
     static func repeatedly(watching paths: [String], _ body: () throws -> Void) throws -> Never {
         let watcher = try FileWatcher(paths: paths)
         // Ctrl-C or SIGTERM ends the watch, also when the signals arrived blocked (a child of a
-        // process that blocks them, as test runners and libdispatch threads do).
-        let interruption = SignalWatcher(signals: [SIGINT, SIGTERM])
-        interruption.onSignal {
-            // A write in progress leaves its target as it was and no temporary file.
-            AtomicFile.removeTemporaryFiles()
-            exit(128 + (interruption.signal ?? SIGINT))
-        }
+        // process that blocks them, as test runners and libdispatch threads do), as it ends
+        // every command: a write in progress left undone, 130 or 143 and one line.
+        removeUnfinishedFilesOnSignals()
         while true {
             // Every run ends with one line saying when it ran and how it went, so a silent
             // success (render, plot) is told from a run that never happened.

@@ -35,6 +35,9 @@ struct WatchTests {
         running.send(SIGTERM)
         let outcome = try await running.wait(timeout: .seconds(5))
         #expect(!outcome.timedOut)
+        // Ended as every command ends on a signal: 143 and its line, the last.
+        #expect(outcome.exited && outcome.status == 143, "\(outcome.status) \(outcome.stderr)")
+        #expect(outcome.errorLines.last == "haptics: terminated", "\(outcome.stderr)")
     }
 
     @Test("every run under --watch ends with one line: the time, done or failed, and what is watched")
