@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Standard error as the process's own lines use it: every write goes through here.
 ///
@@ -12,19 +13,25 @@ package enum StandardError {
     private static let lock = SystemLock()
     /// A duplicate of the real standard error while descriptor 2 is redirected; -1 otherwise.
     nonisolated(unsafe) private static var original: Int32 = -1
+    /// Set by ``exit(withLastLine:code:)``: every write after it is dropped.
+    private static let closing = Atomic<Bool>(false)
 
     /// Writes `text` whole to the real standard error (errors are dropped: there is nowhere
-    /// left to report them).
+    /// left to report them). Nothing once the process is ending with its last line.
     package static func write(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
+        guard !closing.load(ordering: .acquiring) else { return }
         writeWithLockHeld(text)
     }
 
     /// Writes `text` and ends the process at once with `code` (`_exit`), nothing written after
-    /// it. Another writer blocked on a full pipe holds the lock; after 100 ms the line is
-    /// written without it, so that a signal still ends the process.
+    /// it. Writers are stopped first, then the one writing now is waited for: at most 100 ms,
+    /// since a write to a pipe nobody reads never ends, and a signal must still end the process.
     package static func exit(withLastLine text: String, code: Int32) -> Never {
+        // A flag rather than the lock alone: a thread writing line after line takes the lock
+        // back between two lines before a waiter wakes, and would starve it.
+        closing.store(true, ordering: .releasing)
         var waited = 0
         while !lock.tryLock(), waited < 100 {
             usleep(1_000)
