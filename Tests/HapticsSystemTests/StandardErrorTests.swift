@@ -33,11 +33,14 @@ struct StandardErrorTests {
     func theLastLineIsLast() async throws {
         // Standard error is a file here: a write to it never blocks, so the other thread is
         // always writing, and only the lock keeps its next line from landing after the last.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-last-line-\(getpid()).txt")
-        defer { try? FileManager.default.removeItem(at: file) }
+        // The child finds the folder by this process's id (an exit test captures nothing); the
+        // folder is made here, private, and must be new.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-last-line-\(getpid())")
+        try #require(mkdir(folder.path, 0o700) == 0, "cannot make \(folder.path): \(String(cString: strerror(errno)))")
+        defer { try? FileManager.default.removeItem(at: folder) }
         await #expect(processExitsWith: .exitCode(143)) {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-last-line-\(getppid()).txt").path
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("haptics-last-line-\(getppid())/stderr").path
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
             guard descriptor >= 0, dup2(descriptor, STDERR_FILENO) >= 0 else { exit(2) }
             let started = SystemSemaphore(value: 0)
             let chatter = SystemThread {
@@ -49,7 +52,7 @@ struct StandardErrorTests {
             usleep(2_000)
             StandardError.exit(withLastLine: "haptics: terminated\n", code: 143)
         }
-        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8).split(separator: "\n")
         #expect(lines.last == "haptics: terminated")
         #expect(lines.dropLast().allSatisfy { $0 == "warning: still working" }, "\(Set(lines))")
     }
