@@ -7,8 +7,9 @@ import Synchronization
 /// - A C library's complaints are caught by pointing descriptor 2 at a pipe for one call
 ///   (``redirecting(to:_:)``). Meanwhile the process's own lines, from any thread, still reach
 ///   the real standard error: a SIGTERM's "terminated" line used to vanish into the pipe.
-/// - The line a signal ends the process with is its last (``exit(withLastLine:code:)``): it keeps
-///   the writers' lock until the process is gone, so no warning from another thread follows it.
+/// - The line a signal ends the process with is its last (``exit(withLastLine:code:)``): every
+///   later write is dropped and the writers' lock is kept until the process is gone, so no
+///   warning from another thread follows it.
 package enum StandardError {
     private static let lock = SystemLock()
     /// A duplicate of the real standard error while descriptor 2 is redirected; -1 otherwise.
